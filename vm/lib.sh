@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the vm/ scripts: paths, progress lines, logged steps.
+# Sourced, never run.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+LOGS=$BUILD/logs
+KSRC=$BUILD/linux
+PATCHES=$TOP/kernel-patches
+mkdir -p "$LOGS"
+
+_t0=$(date +%s)
+
+# progress MSG: one short line with the seconds since the script started.
+progress() {
+	printf '  %-10s %s (%ss)\n' "${STEP:-vm}" "$*" "$(( $(date +%s) - _t0 ))"
+}
+
+die() {
+	printf '%s: error: %s\n' "${STEP:-vm}" "$*" >&2
+	exit 1
+}
+
+# run_logged NAME CMD...: run CMD with all output in $LOGS/NAME.log; on
+# failure print the log's path and its last lines, and fail.
+run_logged() {
+	local name=$1 log rc
+	shift
+	log=$LOGS/$name.log
+	progress "$name: start (log: ${log#"$TOP"/})"
+	if "$@" >"$log" 2>&1; then
+		progress "$name: done"
+		return 0
+	fi
+	rc=$?
+	printf '%s: error: %s failed (exit %d); last lines of %s:\n' \
+		"${STEP:-vm}" "$name" "$rc" "$log" >&2
+	tail -n 25 "$log" >&2
+	exit 1
+}
+
+# content_hash FILE...: one hash over the names and contents of FILEs, for
+# "rebuild only what changed" stamps.
+content_hash() {
+	local f
+	for f in "$@"; do
+		printf '%s\n' "${f#"$TOP"/}"
+		cat "$f"
+	done | sha256sum | cut -d' ' -f1
+}
