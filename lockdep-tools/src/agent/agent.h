@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lockdep-agent internals: finding the port, serving one connection, and
+ * the request handlers that touch guest files.
+ */
+#ifndef LDT_AGENT_H
+#define LDT_AGENT_H
+
+#include <stdint.h>
+
+#include "proto/conn.h"
+
+#define AGENT_DEFAULT_PORT	"org.lockdep.agent"
+#define AGENT_PORT_WAIT_S	30
+#define AGENT_TRIGGER_PATH	"/sys/kernel/debug/lockdep_scenarios/trigger"
+
+/* How a connection ended, as agent_serve() reports it. */
+enum agent_end {
+	AGENT_HANGUP,	/* host went away at a frame boundary: poll again */
+	AGENT_DROP,	/* stream unusable (mid-frame close, oversized, I/O) */
+	AGENT_POWEROFF,	/* POWEROFF acknowledged: exit 0 */
+};
+
+/*
+ * Find the virtio port named @name under /sys/class/virtio-ports and open
+ * its /dev node read-write, waiting up to @wait_s seconds for it to appear.
+ * Returns the fd, or -1 after printing why.
+ */
+int agent_port_open(const char *name, int wait_s);
+
+/* A UNIX stream socket listening at @path (removed first), or -1. */
+int agent_listen(const char *path);
+
+/*
+ * Answer requests on @c until the host hangs up, the stream breaks or the
+ * host asks for power-off. Returns enum agent_end, or -errno when the
+ * agent itself cannot go on (out of memory).
+ */
+int agent_serve(struct proto_conn *c);
+
+/*
+ * Request handlers. Each sends the whole reply; a return of 0 means the
+ * reply went out (possibly an ERROR), -errno that sending failed.
+ */
+int agent_read_file(struct proto_conn *c, const struct proto_frame *req);
+int agent_kmsg(struct proto_conn *c, const struct proto_frame *req);
+int agent_trigger(struct proto_conn *c, const struct proto_frame *req);
+
+#endif

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KMSG: the kernel log as /dev/kmsg hands it out, one record per RECORD
+ * frame, untouched, so the host can read the sequence numbers and see any
+ * gap. Each request opens /dev/kmsg afresh (its reader starts at the
+ * oldest record still buffered) and skips records older than the
+ * sequence number the host asked for.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "agent/agent.h"
+#include "proto/message.h"
+
+/* A record is at most ~8 KiB (CONSOLE_EXT_LOG_MAX); read() needs room. */
+#define KMSG_RECORD_MAX	16384
+
+struct kmsg_stream {
+	int fd;
+	uint64_t first;
+	uint64_t sent;
+	uint8_t rec[KMSG_RECORD_MAX];
+};
+
+/*
+ * Send every record readable now. Returns 0 when /dev/kmsg has no more,
+ * 1 after an ERROR reply was sent (the stream is over), or -errno when
+ * sending failed.
+ */
+static int kmsg_drain(struct proto_conn *c, struct kmsg_stream *ks)
+{
+	uint64_t seq;
+	ssize_t n;
+	int ret;
+
+	for (;;) {
+		n = read(ks->fd, ks->rec, sizeof(ks->rec));
+		if (n < 0) {
+			/* EPIPE: records were overwritten; the seq gap shows it */
+			if (errno == EINTR || errno == EPIPE)
+				continue;
+			if (errno == EAGAIN)
+				return 0;
+			ret = proto_conn_send_error(c, errno, PROTO_NO_DEADLINE,
+					"unable to read /dev/kmsg after %llu records",
+					(unsigned long long)ks->sent);
+			return ret ? ret : 1;
+		}
+		if (n == 0)
+			return 0;
+		if (!proto_kmsg_seq(ks->rec, n, &seq) && seq < ks->first)
+			continue;
+		ret = proto_conn_send(c, PROTO_RECORD, ks->rec, n,
+				      PROTO_NO_DEADLINE);
+		if (ret)
+			return ret;
+		ks->sent++;
+	}
+}
+
+/* Follow: wait for new records until the host has something to say. */
+static int kmsg_follow(struct proto_conn *c, struct kmsg_stream *ks)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = ks->fd, .events = POLLIN },
+		{ .fd = c->fd, .events = POLLIN },
+	};
+	int ret;
+
+	while (!proto_conn_buffered(c)) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return proto_conn_send_error(c, errno,
+					PROTO_NO_DEADLINE,
+					"unable to wait for /dev/kmsg");
+		}
+		if (pfd[1].revents)
+			break;
+		if (pfd[0].revents) {
+			ret = kmsg_drain(c, ks);
+			if (ret)
+				return ret < 0 ? ret : 0;
+		}
+	}
+	return proto_conn_send_end(c, ks->sent, PROTO_NO_DEADLINE);
+}
+
+int agent_kmsg(struct proto_conn *c, const struct proto_frame *req)
+{
+	struct kmsg_stream *ks;
+	uint8_t mode;
+	int ret;
+
+	if (req->len != PROTO_KMSG_SIZE)
+		return proto_conn_send_error(c, EINVAL, PROTO_NO_DEADLINE,
+				"KMSG payload is %u bytes, expected %d",
+				req->len, PROTO_KMSG_SIZE);
+	mode = req->payload[0];
+	if (mode != PROTO_KMSG_DUMP && mode != PROTO_KMSG_FOLLOW)
+		return proto_conn_send_error(c, EINVAL, PROTO_NO_DEADLINE,
+					     "unknown KMSG mode %u", mode);
+	ks = malloc(sizeof(*ks));
+	if (!ks)
+		return proto_conn_send_error(c, ENOMEM, PROTO_NO_DEADLINE,
+					     "out of memory for /dev/kmsg");
+	ks->first = proto_get_be64(req->payload + 1);
+	ks->sent = 0;
+	ks->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (ks->fd < 0) {
+		ret = proto_conn_send_error(c, errno, PROTO_NO_DEADLINE,
+					    "unable to open /dev/kmsg");
+		free(ks);
+		return ret;
+	}
+	ret = kmsg_drain(c, ks);
+	if (!ret)
+		ret = mode == PROTO_KMSG_FOLLOW ?
+			kmsg_follow(c, ks) :
+			proto_conn_send_end(c, ks->sent, PROTO_NO_DEADLINE);
+	else if (ret > 0)
+		ret = 0;
+	close(ks->fd);
+	free(ks);
+	return ret;
+}

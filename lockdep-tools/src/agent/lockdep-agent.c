@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockdep-agent: the guest side of the lockdep toolkit. Runs under the
+ * initramfs /init, serves the host over a virtio-serial port (protocol in
+ * lockdep-agent(8)) and exits 0 when the host asks for power-off.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent/agent.h"
+
+#define EXIT_FATAL	2
+#define EXIT_USAGE	64
+
+static const char usage_text[] =
+	"usage: lockdep-agent [--port NAME | --listen PATH]\n"
+	"\n"
+	"    --port NAME      serve the virtio-serial port NAME (default "
+	AGENT_DEFAULT_PORT ")\n"
+	"    --listen PATH    serve hosts connecting to a UNIX socket at PATH\n"
+	"                     instead (testing without a VM)\n"
+	"    -h, --help       show this help\n"
+	"\n"
+	"Exits 0 after POWEROFF, 2 on a fatal error, 64 on bad usage.\n";
+
+/* Serve the virtio port: a host hang-up only means "wait for the next". */
+static int agent_run_port(const char *name)
+{
+	const struct timespec pause = { .tv_nsec = 200 * 1000 * 1000 };
+	struct proto_conn c;
+	int fd, ret;
+
+	for (;;) {
+		fd = agent_port_open(name, AGENT_PORT_WAIT_S);
+		if (fd < 0)
+			return EXIT_FATAL;
+		proto_conn_init(&c, fd);
+		/*
+		 * A disconnected port reads 0 and polls as POLLHUP at once,
+		 * so pause between attempts instead of spinning.
+		 */
+		while ((ret = agent_serve(&c)) == AGENT_HANGUP)
+			nanosleep(&pause, NULL);
+		proto_conn_release(&c);
+		/* closing discards whatever the host had queued */
+		close(fd);
+		if (ret == AGENT_POWEROFF)
+			return 0;
+		if (ret < 0) {
+			fprintf(stderr, "lockdep-agent: fatal: %s\n",
+				strerror(-ret));
+			return EXIT_FATAL;
+		}
+	}
+}
+
+/* Serve a listening socket, one host connection at a time. */
+static int agent_run_listen(const char *path)
+{
+	struct proto_conn c;
+	int lfd, fd, ret;
+
+	lfd = agent_listen(path);
+	if (lfd < 0)
+		return EXIT_FATAL;
+	for (;;) {
+		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "lockdep-agent: unable to accept on '%s': %s\n",
+				path, strerror(errno));
+			ret = -errno;
+			break;
+		}
+		proto_conn_init(&c, fd);
+		ret = agent_serve(&c);
+		proto_conn_release(&c);
+		close(fd);
+		if (ret == AGENT_POWEROFF || ret < 0)
+			break;
+	}
+	close(lfd);
+	unlink(path);
+	return ret == AGENT_POWEROFF ? 0 : EXIT_FATAL;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "port",	required_argument,	NULL, 'p' },
+		{ "listen",	required_argument,	NULL, 'l' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *port = NULL, *listen_path = NULL;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			port = optarg;
+			break;
+		case 'l':
+			listen_path = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			fputs(usage_text, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "lockdep-agent: unexpected argument '%s'\n",
+			argv[optind]);
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (port && listen_path) {
+		fputs("lockdep-agent: --port and --listen cannot be used together\n",
+		      stderr);
+		return EXIT_USAGE;
+	}
+	/* a vanished host must not kill us: writes then fail with EPIPE */
+	signal(SIGPIPE, SIG_IGN);
+	if (listen_path)
+		return agent_run_listen(listen_path);
+	return agent_run_port(port ? port : AGENT_DEFAULT_PORT);
+}
