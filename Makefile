@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# lockdep toolkit: patched 6.1 lockdep kernel in QEMU + host tools.
+#
+#   make demo    build everything, boot the guest, collect its lockdep state
+#   make check   every test: unit (plain and ASan+UBSan), tools, QEMU boots
+#
+# Everything is built under build/ (git-ignored). See README.md.
+
+BUILD := $(CURDIR)/build
+export BUILD
+
+# Debian packages the build and the tests need; 'make deps' installs the
+# missing ones and does nothing when all are there.
+DEB_PACKAGES := gcc make binutils git xz-utils flex bison bc libssl-dev \
+	libelf-dev libdw-dev kmod ccache linux-source-6.1 qemu-system-x86 \
+	busybox-static cpio libsqlite3-dev sqlite3 libcmocka-dev graphviz groff
+
+APPEND ?=
+
+all: tools
+
+deps: $(BUILD)/.deps-ok
+
+$(BUILD)/.deps-ok: Makefile
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "  deps       installing:" $$missing; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -q >/dev/null && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q \
+			--no-install-recommends $$missing >/dev/null || exit 1; \
+	fi
+	@mkdir -p $(BUILD) && touch $@
+
+kernel: deps
+	@vm/kernel.sh all
+
+tools: deps
+	@$(MAKE) -s -C lockdep-tools O=$(BUILD)
+
+initramfs: kernel tools
+	@vm/initramfs.sh
+
+vm-boot: initramfs
+	@vm/boot.sh -n boot -a "$(APPEND)"
+
+demo: vm-boot
+	@echo "demo: console log:  build/vm/boot/console.log"
+	@echo "demo: lockdep files: build/vm/boot/raw/ (index: build/vm/boot/raw/MANIFEST)"
+
+# Rewrite kernel-patches/ from the commits on top of "pristine" in
+# build/linux (edit patches as commits there, then run this).
+export-patches:
+	@vm/kernel.sh export
+
+check: check-unit check-tools check-boot
+
+check-unit: deps
+	@$(MAKE) -s -C lockdep-tools O=$(BUILD) check-unit
+	@$(MAKE) -s -C lockdep-tools O=$(BUILD)/san SANITIZE=1 check-unit
+
+check-tools: tools
+	@tests/run-tap.sh lockdep-tools/tests/t/t*.sh
+
+check-boot: initramfs
+	@tests/run-tap.sh vm/tests/t*.sh
+
+clean:
+	@$(MAKE) -s -C lockdep-tools O=$(BUILD) clean
+	rm -rf $(BUILD)/vm $(BUILD)/san $(BUILD)/initramfs $(BUILD)/initramfs.cpio.gz
+
+distclean:
+	rm -rf $(BUILD)
+
+.PHONY: all deps kernel tools initramfs vm-boot demo export-patches check \
+	check-unit check-tools check-boot clean distclean

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One guest boot, collected: start the guest (run-qemu.sh) and pull its
+# lockdep state through the agent (lockdep-collect), then power it off.
+#
+#   vm/boot.sh [-n NAME] [-t SECONDS] [-a "KERNEL ARGS"] [-- COLLECT ARGS...]
+#
+# Everything lands in build/vm/NAME (default "boot"): console.log,
+# qemu.log, collect.log and raw/ (the files as the agent sent them, with
+# raw/MANIFEST). Extra arguments after -- go to lockdep-collect (for
+# example --trigger NAME). Exits non-zero if QEMU or the collection failed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+STEP=boot
+
+name=boot
+timeout=300
+append=""
+while getopts n:t:a: opt; do
+	case $opt in
+	n) name=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	a) append=$OPTARG ;;
+	*) echo "usage: $0 [-n NAME] [-t SECONDS] [-a \"KERNEL ARGS\"] [-- COLLECT ARGS...]" >&2
+	   exit 64 ;;
+	esac
+done
+shift $((OPTIND - 1))
+
+dir=$BUILD/vm/$name
+rm -rf "$dir"
+mkdir -p "$dir"
+"$TOP/vm/run-qemu.sh" -d "$dir" -t "$timeout" -a "$append" &
+qemu=$!
+
+collect_rc=0
+"$BUILD/bin/lockdep-collect" --socket "$dir/agent.sock" --raw-dir "$dir/raw" \
+	--timeout "$timeout" --poweroff "$@" 2> >(tee "$dir/collect.log" >&2) ||
+	collect_rc=$?
+qemu_rc=0
+wait $qemu || qemu_rc=$?
+progress "guest exited (qemu $qemu_rc, collect $collect_rc)"
+if [ $collect_rc != 0 ]; then
+	echo "boot: error: lockdep-collect exited with status $collect_rc; last lines of $dir/collect.log:" >&2
+	tail -n 15 "$dir/collect.log" >&2
+fi
+[ $qemu_rc = 0 ] && [ $collect_rc = 0 ]

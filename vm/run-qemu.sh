@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the lockdep guest in QEMU and wait for it to power off.
+#
+#   vm/run-qemu.sh [-d DIR] [-t SECONDS] [-a "KERNEL ARGS"]
+#
+# DIR (default build/vm/run) receives console.log (ttyS0, the kernel
+# console), qemu.log (QEMU's own messages) and agent.sock, the UNIX socket
+# behind the virtio-serial port "org.lockdep.agent" (QEMU listens; the host
+# side connects with lockdep-collect --socket DIR/agent.sock).
+#
+# The guest is killed after SECONDS (default 300) so a hung guest never
+# hangs the caller: exit status 124 then. ACCEL=tcg|kvm|auto picks the
+# accelerator; auto (default) uses KVM only if vm/kvm-probe.sh says a KVM
+# guest boots on this machine, and TCG otherwise.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+STEP=qemu
+
+dir=$BUILD/vm/run
+timeout=300
+append=""
+while getopts d:t:a: opt; do
+	case $opt in
+	d) dir=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	a) append=$OPTARG ;;
+	*) echo "usage: $0 [-d DIR] [-t SECONDS] [-a \"KERNEL ARGS\"]" >&2; exit 64 ;;
+	esac
+done
+
+kernel=$KSRC/arch/x86/boot/bzImage
+initrd=$BUILD/initramfs.cpio.gz
+[ -f "$kernel" ] || die "$kernel missing: run 'make kernel'"
+[ -f "$initrd" ] || die "$initrd missing: run 'make initramfs'"
+
+case ${ACCEL:-auto} in
+tcg) accel=tcg ;;
+kvm) accel=kvm ;;
+auto) if "$TOP/vm/kvm-probe.sh"; then accel=kvm; else accel=tcg; fi ;;
+*) die "ACCEL must be tcg, kvm or auto" ;;
+esac
+
+mkdir -p "$dir"
+rm -f "$dir/agent.sock" "$dir/console.log" "$dir/qemu.log"
+cpu=qemu64
+[ "$accel" = kvm ] && cpu=host
+progress "booting ($accel, timeout ${timeout}s), console: ${dir#"$TOP"/}/console.log"
+set +e
+timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
+	-accel "$accel" -cpu "$cpu" -m 512 -smp 2 \
+	-display none -monitor none -no-reboot \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 $append" \
+	-serial "file:$dir/console.log" \
+	-device virtio-serial-pci,id=vser0 \
+	-chardev "socket,id=agent,path=$dir/agent.sock,server=on,wait=off" \
+	-device virtserialport,bus=vser0.0,chardev=agent,name=org.lockdep.agent \
+	>"$dir/qemu.log" 2>&1
+rc=$?
+set -e
+case $rc in
+0) progress "guest powered off" ;;
+124|137) echo "qemu: error: guest still running after ${timeout}s, killed; console: $dir/console.log" >&2
+	tail -n 15 "$dir/console.log" >&2 ;;
+*) echo "qemu: error: qemu exited with status $rc; see $dir/qemu.log:" >&2
+	tail -n 15 "$dir/qemu.log" >&2 ;;
+esac
+exit $rc
