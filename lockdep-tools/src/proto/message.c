@@ -63,6 +63,8 @@ int proto_error_decode(const struct proto_frame *f, int *err, char *msg,
 	if (f->type != PROTO_ERROR || f->len < 4)
 		return -EINVAL;
 	*err = (int)proto_get_be32(f->payload);
+	if (*err <= 0 || *err > PROTO_MAX_ERRNO)
+		*err = EPROTO;
 	proto_sanitize(msg, size, f->payload + 4, f->len - 4);
 	return 0;
 }

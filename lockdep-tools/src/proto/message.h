@@ -28,6 +28,9 @@ int proto_kmsg_seq(const uint8_t *rec, size_t len, uint64_t *seq);
  */
 void proto_sanitize(char *dst, size_t size, const uint8_t *src, size_t len);
 
+/* Linux errno values are 1..4095; anything else in an ERROR reads as EPROTO. */
+#define PROTO_MAX_ERRNO	4095
+
 /*
  * Split an ERROR frame into its errno and its sanitised message. Returns 0,
  * or -EINVAL when the payload is too short to be an ERROR.

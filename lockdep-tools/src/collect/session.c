@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One collection from the guest agent, step by step, with a progress line
+ * per step. A connection that breaks ends the run early: what arrived
+ * stays in the sink, the summary marks the rest, and the message names
+ * the item that was cut and how much of it arrived.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "collect/collect.h"
+#include "collect/transport.h"
+#include "proto/allowlist.h"
+
+void collect_progress(int64_t t0_ms, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "  %-10s ", "collect");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (%.1fs)\n", (proto_now_ms() - t0_ms) / 1000.0);
+}
+
+static void report_item(int64_t t0, const struct file_item *it,
+			const struct agent_client *cl)
+{
+	char buf[32];
+
+	if (it->status == ITEM_COMPLETE)
+		collect_progress(t0, "%s: %llu bytes", it->path,
+				 (unsigned long long)it->bytes);
+	else if (it->status == ITEM_MISSING)
+		collect_progress(t0, "%s: missing (%s%s%s)", it->path,
+				 item_err_name(it->err, buf, sizeof(buf)),
+				 cl->agent_msg[0] ? ": " : "", cl->agent_msg);
+	else
+		fprintf(stderr,
+			"lockdep-collect: error: '%s' is incomplete: %llu bytes received (%s: %s)\n",
+			it->path, (unsigned long long)it->bytes,
+			item_err_name(it->err, buf, sizeof(buf)),
+			cl->agent_msg[0] ? cl->agent_msg : "cut off");
+}
+
+static int fetch_files(struct agent_client *cl, struct collect_summary *sum,
+		       struct collect_sink *sink, int64_t t0)
+{
+	bool *offered;
+	size_t i;
+	int ret;
+
+	offered = calloc(sum->nfiles, sizeof(*offered));
+	if (!offered) {
+		fputs("lockdep-collect: error: out of memory\n", stderr);
+		cl->local_failure = true;
+		return -ENOMEM;
+	}
+	ret = agent_client_list(cl, offered);
+	for (i = 0; !ret && i < sum->nfiles; i++) {
+		if (!offered[i]) {
+			sum->files[i].err = ITEM_UNLISTED;
+			collect_progress(t0, "%s: missing (not offered by the agent)",
+					 sum->files[i].path);
+			continue;
+		}
+		cl->agent_msg[0] = '\0';
+		ret = agent_client_read(cl, &sum->files[i], sink);
+		if (!ret || !cl->local_failure)
+			report_item(t0, &sum->files[i], cl);
+	}
+	free(offered);
+	return ret;
+}
+
+static int fetch_kmsg(struct agent_client *cl, struct collect_summary *sum,
+		      struct collect_sink *sink, int64_t t0)
+{
+	const struct kmsg_item *k = &sum->kmsg;
+	uint64_t before = k->records;
+	char buf[32];
+	int ret;
+
+	cl->agent_msg[0] = '\0';
+	ret = agent_client_kmsg(cl, sum, sink);
+	if (ret && k->records > before)
+		fprintf(stderr,
+			"lockdep-collect: error: kernel log is incomplete: %llu records received\n",
+			(unsigned long long)(k->records - before));
+	else if (!ret && k->status == ITEM_MISSING)
+		collect_progress(t0, "kmsg: missing (%s: %s)",
+				 item_err_name(k->err, buf, sizeof(buf)),
+				 cl->agent_msg);
+	else if (!ret)
+		collect_progress(t0, "kmsg: %llu new records, %zu gaps so far",
+				 (unsigned long long)(k->records - before),
+				 k->ngaps);
+	return ret;
+}
+
+static int run_triggers(struct agent_client *cl, struct collect_summary *sum,
+			struct collect_sink *sink, int64_t t0)
+{
+	struct trigger_item *t;
+	char buf[32];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sum->ntriggers; i++) {
+		t = &sum->triggers[i];
+		cl->agent_msg[0] = '\0';
+		ret = agent_client_trigger(cl, t);
+		if (ret)
+			return ret;
+		if (t->done)
+			collect_progress(t0, "trigger %s: done", t->name);
+		else
+			fprintf(stderr,
+				"lockdep-collect: error: trigger '%s' failed (%s: %s)\n",
+				t->name, item_err_name(t->err, buf, sizeof(buf)),
+				cl->agent_msg);
+		ret = fetch_kmsg(cl, sum, sink, t0);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int collect_from_agent(const struct collect_agent_opts *o,
+		       struct collect_summary *sum, struct collect_sink *sink)
+{
+	int64_t t0 = proto_now_ms();
+	int timeout_ms = o->timeout_s * 1000;
+	struct agent_client cl;
+	int ret;
+
+	collect_progress(t0, "connecting to '%s'", o->socket_path);
+	ret = agent_client_connect(&cl, o->socket_path, timeout_ms,
+				   t0 + timeout_ms);
+	if (!ret) {
+		collect_progress(t0, "waiting for the agent");
+		ret = agent_client_hello(&cl, sum, t0 + timeout_ms);
+	}
+	if (ret) {
+		fprintf(stderr, "lockdep-collect: error: %s\n", cl.why);
+		agent_client_close(&cl);
+		return COLLECT_EXIT_FATAL;
+	}
+	collect_progress(t0, "agent: %s", sum->identity);
+
+	ret = fetch_files(&cl, sum, sink, t0);
+	if (!ret)
+		ret = fetch_kmsg(&cl, sum, sink, t0);
+	if (!ret)
+		ret = run_triggers(&cl, sum, sink, t0);
+	if (!ret && o->poweroff) {
+		ret = agent_client_poweroff(&cl);
+		if (!ret)
+			collect_progress(t0, "power-off acknowledged");
+	}
+	if (ret < 0 && !cl.local_failure)
+		fprintf(stderr, "lockdep-collect: error: %s\n", cl.why);
+	agent_client_close(&cl);
+	if (ret < 0 && cl.local_failure)
+		return COLLECT_EXIT_FATAL;
+	return 0;
+}

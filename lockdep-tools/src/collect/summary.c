@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bookkeeping of one collection (see summary.h for its invariants).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/summary.h"
+#include "proto/allowlist.h"
+
+int collect_summary_init(struct collect_summary *sum,
+			 const char *const *triggers, size_t ntriggers)
+{
+	size_t i;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->files = calloc(proto_allowlist_len, sizeof(*sum->files));
+	sum->triggers = calloc(ntriggers ? ntriggers : 1,
+			       sizeof(*sum->triggers));
+	if (!sum->files || !sum->triggers) {
+		collect_summary_release(sum);
+		return -ENOMEM;
+	}
+	sum->nfiles = proto_allowlist_len;
+	for (i = 0; i < sum->nfiles; i++) {
+		sum->files[i].path = proto_allowlist[i].path;
+		sum->files[i].required = !proto_allowlist[i].optional;
+		sum->files[i].err = ENOTCONN;
+	}
+	sum->ntriggers = ntriggers;
+	for (i = 0; i < ntriggers; i++) {
+		sum->triggers[i].name = triggers[i];
+		sum->triggers[i].err = ENOTCONN;
+	}
+	sum->kmsg.err = ENOTCONN;
+	return 0;
+}
+
+void collect_summary_release(struct collect_summary *sum)
+{
+	free(sum->files);
+	free(sum->triggers);
+	free(sum->kmsg.gaps);
+	memset(sum, 0, sizeof(*sum));
+}
+
+int collect_summary_kmsg_seq(struct collect_summary *sum, uint64_t seq)
+{
+	struct kmsg_item *k = &sum->kmsg;
+	struct kmsg_gap *g;
+
+	if (k->records && seq <= k->last)
+		return -EPROTO;
+	if (k->records && seq != k->last + 1) {
+		g = realloc(k->gaps, (k->ngaps + 1) * sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		k->gaps = g;
+		g[k->ngaps].from = k->last + 1;
+		g[k->ngaps].to = seq - 1;
+		k->ngaps++;
+	}
+	if (!k->records)
+		k->first = seq;
+	k->last = seq;
+	k->records++;
+	return 0;
+}
+
+int collect_summary_exit_status(const struct collect_summary *sum)
+{
+	size_t i;
+
+	for (i = 0; i < sum->nfiles; i++) {
+		if (sum->files[i].status == ITEM_INCOMPLETE)
+			return 1;
+		if (sum->files[i].status == ITEM_MISSING &&
+		    sum->files[i].required)
+			return 1;
+	}
+	for (i = 0; i < sum->ntriggers; i++)
+		if (!sum->triggers[i].done)
+			return 1;
+	return sum->kmsg.status != ITEM_COMPLETE;
+}
+
+const char *item_status_name(enum item_status st)
+{
+	switch (st) {
+	case ITEM_COMPLETE:	return "complete";
+	case ITEM_INCOMPLETE:	return "incomplete";
+	case ITEM_MISSING:	break;
+	}
+	return "missing";
+}
+
+const char *item_err_name(int err, char *buf, size_t size)
+{
+	const char *name;
+
+	if (err == ITEM_UNLISTED)
+		return "unlisted";
+	name = err > 0 ? strerrorname_np(err) : NULL;
+	if (name)
+		return name;
+	snprintf(buf, size, "errno-%d", err);
+	return buf;
+}

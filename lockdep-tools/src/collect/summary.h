@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What one collection got, item by item, whatever the source: every file
+ * with its status, the kernel log's sequence numbers and gaps, and each
+ * scenario trigger. Sinks record it (the raw sink as MANIFEST) and the
+ * exit status is computed from it.
+ *
+ * Invariants:
+ * (1) Every allow-listed file has exactly one entry, in allow-list order.
+ * (2) An entry is COMPLETE only when the source confirmed its total size
+ *     and that many bytes arrived.
+ * (3) Kernel log sequence numbers only grow; a jump is recorded as a gap.
+ */
+#ifndef LDT_COLLECT_SUMMARY_H
+#define LDT_COLLECT_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/proto.h"
+
+enum item_status {
+	ITEM_MISSING,		/* nothing arrived (err says why) */
+	ITEM_INCOMPLETE,	/* some arrived, then it was cut (err) */
+	ITEM_COMPLETE,
+};
+
+/* err value of a file the agent did not offer in its LIST reply */
+#define ITEM_UNLISTED	(-1)
+
+struct file_item {
+	const char *path;
+	bool required;
+	enum item_status status;
+	uint64_t bytes;
+	int err;
+};
+
+struct trigger_item {
+	const char *name;
+	bool done;
+	int err;		/* why not done (ENOTCONN: never sent) */
+};
+
+struct kmsg_gap {
+	uint64_t from, to;	/* missing sequence numbers, inclusive */
+};
+
+struct kmsg_item {
+	enum item_status status;
+	int err;
+	uint64_t records;
+	uint64_t first, last;	/* valid when records > 0 */
+	struct kmsg_gap *gaps;
+	size_t ngaps;
+};
+
+struct collect_summary {
+	char identity[PROTO_MAX_IDENTITY];	/* sanitised, "" if unknown */
+	struct file_item *files;
+	size_t nfiles;
+	struct trigger_item *triggers;
+	size_t ntriggers;
+	struct kmsg_item kmsg;
+};
+
+/* One MISSING entry per allow-listed file, one per trigger name. */
+int collect_summary_init(struct collect_summary *sum,
+			 const char *const *triggers, size_t ntriggers);
+void collect_summary_release(struct collect_summary *sum);
+
+/*
+ * Account for a kernel log record with sequence number @seq. Returns 0,
+ * -EPROTO when @seq does not follow the last one, or -ENOMEM.
+ */
+int collect_summary_kmsg_seq(struct collect_summary *sum, uint64_t seq);
+
+/* 0 when everything required is complete, else 1 (partial). */
+int collect_summary_exit_status(const struct collect_summary *sum);
+
+/* "complete", "incomplete" or "missing" */
+const char *item_status_name(enum item_status st);
+
+/* "ENOENT", "unlisted", ...: the reason token of MANIFEST and messages */
+const char *item_err_name(int err, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The host end of the agent protocol: one client per connection to the
+ * QEMU chardev socket behind the agent's virtio port. Every reply is
+ * untrusted: sizes are checked against what arrived, frame types against
+ * what the request allows, text is sanitised before it is printed.
+ *
+ * Functions returning int give 0 while the connection is still usable
+ * (even if the agent answered with an error) and -errno once it is not;
+ * then client->why says what happened, in words. An ERROR reply's text is
+ * kept in client->agent_msg.
+ */
+#ifndef LDT_COLLECT_TRANSPORT_H
+#define LDT_COLLECT_TRANSPORT_H
+
+#include <stdbool.h>
+
+#include "collect/sink.h"
+#include "collect/summary.h"
+#include "proto/conn.h"
+
+/* A file bigger than this is a misbehaving agent, not a kernel file. */
+#define AGENT_MAX_FILE	(1ull << 30)
+
+struct agent_client {
+	int fd;
+	struct proto_conn conn;
+	int timeout_ms;		/* longest wait for any one reply */
+	uint32_t nonce;
+	bool local_failure;	/* the failure was ours (disk, memory) */
+	char why[512];		/* the last failure, in words */
+	char agent_msg[PROTO_MAX_ERROR_MSG];	/* the last ERROR's text */
+};
+
+/*
+ * Connect to the UNIX socket @path, retrying while it does not exist or
+ * refuses (QEMU still starting) until @deadline_ms.
+ */
+int agent_client_connect(struct agent_client *cl, const char *path,
+			 int timeout_ms, int64_t deadline_ms);
+void agent_client_close(struct agent_client *cl);
+
+/*
+ * Handshake: say HELLO every second until the agent answers the latest
+ * one (it may still be booting), or @deadline_ms. Stores the agent's
+ * sanitised identity in @sum.
+ */
+int agent_client_hello(struct agent_client *cl, struct collect_summary *sum,
+		       int64_t deadline_ms);
+
+/* LIST: set *@offered[i] for each allow-list entry the agent offers. */
+int agent_client_list(struct agent_client *cl, bool *offered);
+
+/* READ @it->path into @sink; fills in @it's status, bytes and err. */
+int agent_client_read(struct agent_client *cl, struct file_item *it,
+		      struct collect_sink *sink);
+
+/* KMSG dump of the records after the last one in @sum, into @sink. */
+int agent_client_kmsg(struct agent_client *cl, struct collect_summary *sum,
+		      struct collect_sink *sink);
+
+/* TRIGGER @t->name; fills in @t->done or @t->err. */
+int agent_client_trigger(struct agent_client *cl, struct trigger_item *t);
+
+/* POWEROFF, acknowledged. */
+int agent_client_poweroff(struct agent_client *cl);
+
+#endif
