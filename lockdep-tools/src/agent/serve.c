@@ -112,6 +112,11 @@ int agent_serve(struct proto_conn *c)
 					PROTO_MAX_PAYLOAD);
 			return AGENT_DROP;
 		}
+		if (ret == -ECONNRESET) {
+			fputs("lockdep-agent: the host closed the connection mid-frame, dropping it\n",
+			      stderr);
+			return AGENT_DROP;
+		}
 		if (ret < 0) {
 			fprintf(stderr,
 				"lockdep-agent: unable to read a request: %s, dropping the connection\n",

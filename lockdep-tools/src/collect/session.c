@@ -25,24 +25,35 @@ void collect_progress(int64_t t0_ms, const char *fmt, ...)
 	fprintf(stderr, " (%.1fs)\n", (proto_now_ms() - t0_ms) / 1000.0);
 }
 
+/*
+ * One line per file. When the connection broke (@ret < 0) the reason is
+ * told here, with the file, and cleared from cl->why.
+ */
 static void report_item(int64_t t0, const struct file_item *it,
-			const struct agent_client *cl)
+			struct agent_client *cl, int ret)
 {
+	const char *err;
 	char buf[32];
 
-	if (it->status == ITEM_COMPLETE)
+	err = item_err_name(it->err, buf, sizeof(buf));
+	if (ret < 0) {
+		fprintf(stderr,
+			"lockdep-collect: error: '%s' is %s, %llu bytes received: %s\n",
+			it->path, item_status_name(it->status),
+			(unsigned long long)it->bytes, cl->why);
+		cl->why[0] = '\0';
+	} else if (it->status == ITEM_COMPLETE) {
 		collect_progress(t0, "%s: %llu bytes", it->path,
 				 (unsigned long long)it->bytes);
-	else if (it->status == ITEM_MISSING)
-		collect_progress(t0, "%s: missing (%s%s%s)", it->path,
-				 item_err_name(it->err, buf, sizeof(buf)),
-				 cl->agent_msg[0] ? ": " : "", cl->agent_msg);
-	else
+	} else if (it->status == ITEM_MISSING) {
+		collect_progress(t0, "%s: missing (%s: %s)", it->path, err,
+				 cl->agent_msg);
+	} else {
 		fprintf(stderr,
-			"lockdep-collect: error: '%s' is incomplete: %llu bytes received (%s: %s)\n",
-			it->path, (unsigned long long)it->bytes,
-			item_err_name(it->err, buf, sizeof(buf)),
-			cl->agent_msg[0] ? cl->agent_msg : "cut off");
+			"lockdep-collect: error: '%s' is incomplete, %llu bytes received: %s: %s\n",
+			it->path, (unsigned long long)it->bytes, err,
+			cl->agent_msg);
+	}
 }
 
 static int fetch_files(struct agent_client *cl, struct collect_summary *sum,
@@ -68,8 +79,8 @@ static int fetch_files(struct agent_client *cl, struct collect_summary *sum,
 		}
 		cl->agent_msg[0] = '\0';
 		ret = agent_client_read(cl, &sum->files[i], sink);
-		if (!ret || !cl->local_failure)
-			report_item(t0, &sum->files[i], cl);
+		if (!cl->local_failure)
+			report_item(t0, &sum->files[i], cl, ret);
 	}
 	free(offered);
 	return ret;
@@ -85,18 +96,23 @@ static int fetch_kmsg(struct agent_client *cl, struct collect_summary *sum,
 
 	cl->agent_msg[0] = '\0';
 	ret = agent_client_kmsg(cl, sum, sink);
-	if (ret && k->records > before)
+	if (ret < 0 && !cl->local_failure) {
 		fprintf(stderr,
-			"lockdep-collect: error: kernel log is incomplete: %llu records received\n",
-			(unsigned long long)(k->records - before));
-	else if (!ret && k->status == ITEM_MISSING)
-		collect_progress(t0, "kmsg: missing (%s: %s)",
-				 item_err_name(k->err, buf, sizeof(buf)),
-				 cl->agent_msg);
-	else if (!ret)
-		collect_progress(t0, "kmsg: %llu new records, %zu gaps so far",
+			"lockdep-collect: error: kernel log is %s, %llu records received: %s\n",
+			item_status_name(k->status),
+			(unsigned long long)(k->records - before), cl->why);
+		cl->why[0] = '\0';
+	} else if (!ret && k->status == ITEM_COMPLETE) {
+		collect_progress(t0, "kmsg: %llu new records (gaps so far: %zu)",
 				 (unsigned long long)(k->records - before),
 				 k->ngaps);
+	} else if (!ret) {
+		fprintf(stderr,
+			"lockdep-collect: error: kernel log is %s, %llu records received: %s: %s\n",
+			item_status_name(k->status),
+			(unsigned long long)(k->records - before),
+			item_err_name(k->err, buf, sizeof(buf)), cl->agent_msg);
+	}
 	return ret;
 }
 
@@ -160,7 +176,7 @@ int collect_from_agent(const struct collect_agent_opts *o,
 		if (!ret)
 			collect_progress(t0, "power-off acknowledged");
 	}
-	if (ret < 0 && !cl.local_failure)
+	if (ret < 0 && !cl.local_failure && cl.why[0])
 		fprintf(stderr, "lockdep-collect: error: %s\n", cl.why);
 	agent_client_close(&cl);
 	if (ret < 0 && cl.local_failure)

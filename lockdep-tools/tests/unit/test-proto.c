@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Agent protocol framing: the decoder on whole, split, truncated,
+ * oversized and garbage input; frame I/O over a socketpair; the payload
+ * helpers both ends share.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "proto/conn.h"
+#include "proto/message.h"
+#include "proto/proto.h"
+
+static const uint8_t every_type[] = {
+	PROTO_HELLO, PROTO_LIST, PROTO_READ, PROTO_KMSG, PROTO_TRIGGER,
+	PROTO_POWEROFF, PROTO_HELLO_REPLY, PROTO_LIST_REPLY, PROTO_DATA,
+	PROTO_END, PROTO_RECORD, PROTO_OK, PROTO_ERROR,
+};
+
+/* header + payload in one malloc'd buffer */
+static uint8_t *encode(uint8_t type, const void *payload, uint32_t len,
+		       size_t *size)
+{
+	uint8_t *buf = malloc(PROTO_HEADER_SIZE + len + 1);
+
+	assert_non_null(buf);
+	proto_header_encode(buf, type, len);
+	if (len)
+		memcpy(buf + PROTO_HEADER_SIZE, payload, len);
+	*size = PROTO_HEADER_SIZE + len;
+	return buf;
+}
+
+static void test_round_trip_every_type(void **state)
+{
+	struct proto_decoder d;
+	uint8_t payload[300];
+	size_t i, size, used;
+	uint8_t *buf;
+
+	(void)state;
+	for (i = 0; i < sizeof(payload); i++)
+		payload[i] = i * 7;	/* every byte value, NULs included */
+	proto_decoder_init(&d);
+	for (i = 0; i < sizeof(every_type); i++) {
+		buf = encode(every_type[i], payload, 1 + i * 20, &size);
+		assert_int_equal(proto_decoder_feed(&d, buf, size, &used),
+				 PROTO_FEED_FRAME);
+		assert_int_equal(used, size);
+		assert_int_equal(d.frame.type, every_type[i]);
+		assert_int_equal(d.frame.len, 1 + i * 20);
+		assert_memory_equal(d.frame.payload, payload, 1 + i * 20);
+		assert_non_null(proto_type_name(every_type[i]));
+		assert_int_equal(proto_decoder_pending(&d), 0);
+		free(buf);
+	}
+	proto_decoder_release(&d);
+}
+
+static void test_byte_by_byte(void **state)
+{
+	const char text[] = "/proc/lockdep_stats";
+	struct proto_decoder d;
+	size_t i, size, used;
+	uint8_t *buf;
+
+	(void)state;
+	buf = encode(PROTO_READ, text, strlen(text), &size);
+	proto_decoder_init(&d);
+	for (i = 0; i < size - 1; i++) {
+		assert_int_equal(proto_decoder_feed(&d, buf + i, 1, &used),
+				 PROTO_FEED_MORE);
+		assert_int_equal(used, 1);
+		assert_int_equal(proto_decoder_pending(&d), i + 1);
+	}
+	assert_int_equal(proto_decoder_feed(&d, buf + i, 1, &used),
+			 PROTO_FEED_FRAME);
+	assert_int_equal(d.frame.type, PROTO_READ);
+	assert_int_equal(d.frame.len, strlen(text));
+	assert_memory_equal(d.frame.payload, text, strlen(text));
+	proto_decoder_release(&d);
+	free(buf);
+}
+
+static void test_two_frames_one_buffer(void **state)
+{
+	uint8_t buf[2 * PROTO_HEADER_SIZE + 3];
+	struct proto_decoder d;
+	size_t used;
+
+	(void)state;
+	proto_header_encode(buf, PROTO_DATA, 3);
+	memcpy(buf + PROTO_HEADER_SIZE, "abc", 3);
+	proto_header_encode(buf + PROTO_HEADER_SIZE + 3, PROTO_OK, 0);
+	proto_decoder_init(&d);
+	assert_int_equal(proto_decoder_feed(&d, buf, sizeof(buf), &used),
+			 PROTO_FEED_FRAME);
+	assert_int_equal(used, PROTO_HEADER_SIZE + 3);
+	assert_int_equal(d.frame.type, PROTO_DATA);
+	assert_int_equal(proto_decoder_feed(&d, buf + used, sizeof(buf) - used,
+					    &used), PROTO_FEED_FRAME);
+	assert_int_equal(used, PROTO_HEADER_SIZE);
+	assert_int_equal(d.frame.type, PROTO_OK);
+	assert_int_equal(d.frame.len, 0);
+	proto_decoder_release(&d);
+}
+
+static void test_zero_length_payload(void **state)
+{
+	uint8_t buf[PROTO_HEADER_SIZE];
+	struct proto_decoder d;
+	size_t used;
+
+	(void)state;
+	proto_header_encode(buf, PROTO_LIST, 0);
+	proto_decoder_init(&d);
+	assert_int_equal(proto_decoder_feed(&d, buf, 4, &used),
+			 PROTO_FEED_MORE);
+	assert_int_equal(proto_decoder_feed(&d, buf + 4, 1, &used),
+			 PROTO_FEED_FRAME);
+	assert_int_equal(d.frame.type, PROTO_LIST);
+	assert_int_equal(d.frame.len, 0);
+	assert_int_equal(d.payload_cap, 0);
+	proto_decoder_release(&d);
+}
+
+static void test_oversized_refused(void **state)
+{
+	uint8_t buf[PROTO_HEADER_SIZE + 8] = { 0 };
+	struct proto_decoder d;
+	size_t used;
+
+	(void)state;
+	proto_header_encode(buf, PROTO_DATA, PROTO_MAX_PAYLOAD + 1);
+	proto_decoder_init(&d);
+	assert_int_equal(proto_decoder_feed(&d, buf, sizeof(buf), &used),
+			 -EMSGSIZE);
+	assert_int_equal(used, PROTO_HEADER_SIZE);
+	assert_int_equal(d.payload_cap, 0);	/* nothing allocated */
+	/* the stream cannot be resynchronised: refused for good */
+	assert_int_equal(proto_decoder_feed(&d, buf + used, 8, &used),
+			 -EMSGSIZE);
+	assert_int_equal(d.payload_cap, 0);
+	proto_decoder_release(&d);
+
+	proto_header_encode(buf, PROTO_DATA, UINT32_MAX);
+	proto_decoder_init(&d);
+	assert_int_equal(proto_decoder_feed(&d, buf, PROTO_HEADER_SIZE, &used),
+			 -EMSGSIZE);
+	proto_decoder_release(&d);
+}
+
+static void test_max_payload_accepted(void **state)
+{
+	struct proto_decoder d;
+	size_t size, used;
+	uint8_t *payload, *buf;
+
+	(void)state;
+	payload = calloc(1, PROTO_MAX_PAYLOAD);
+	assert_non_null(payload);
+	payload[PROTO_MAX_PAYLOAD - 1] = 0x5a;
+	buf = encode(PROTO_DATA, payload, PROTO_MAX_PAYLOAD, &size);
+	proto_decoder_init(&d);
+	assert_int_equal(proto_decoder_feed(&d, buf, size, &used),
+			 PROTO_FEED_FRAME);
+	assert_int_equal(d.frame.len, PROTO_MAX_PAYLOAD);
+	assert_int_equal(d.frame.payload[PROTO_MAX_PAYLOAD - 1], 0x5a);
+	proto_decoder_release(&d);
+	free(buf);
+	free(payload);
+}
+
+static void test_garbage_type(void **state)
+{
+	uint8_t buf[PROTO_HEADER_SIZE + 2];
+	struct proto_decoder d;
+	size_t used;
+
+	(void)state;
+	/* framing is intact, so the frame arrives; the type is the reader's */
+	proto_header_encode(buf, 0xee, 2);
+	buf[5] = 'x';
+	buf[6] = 'y';
+	proto_decoder_init(&d);
+	assert_int_equal(proto_decoder_feed(&d, buf, sizeof(buf), &used),
+			 PROTO_FEED_FRAME);
+	assert_int_equal(d.frame.type, 0xee);
+	assert_null(proto_type_name(0xee));
+	assert_null(proto_type_name(0));
+	assert_null(proto_type_name(PROTO_REPLY_BASE));
+	proto_decoder_release(&d);
+}
+
+static void test_conn_round_trip(void **state)
+{
+	struct proto_conn a, b;
+	struct proto_frame f;
+	int sv[2];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	proto_conn_init(&a, sv[0]);
+	proto_conn_init(&b, sv[1]);
+	for (i = 0; i < sizeof(every_type); i++)
+		assert_int_equal(proto_conn_send(&a, every_type[i], "payload",
+						 i % 8, PROTO_NO_DEADLINE), 0);
+	assert_int_equal(proto_conn_send_end(&a, 0x0102030405060708ull,
+					     PROTO_NO_DEADLINE), 0);
+	for (i = 0; i < sizeof(every_type); i++) {
+		assert_int_equal(proto_conn_recv(&b, &f, PROTO_NO_DEADLINE), 1);
+		assert_int_equal(f.type, every_type[i]);
+		assert_int_equal(f.len, i % 8);
+		assert_memory_equal(f.payload, "payload", i % 8);
+	}
+	assert_int_equal(proto_conn_recv(&b, &f, PROTO_NO_DEADLINE), 1);
+	assert_int_equal(f.type, PROTO_END);
+	assert_int_equal(f.len, PROTO_END_SIZE);
+	assert_true(proto_get_be64(f.payload) == 0x0102030405060708ull);
+	/* nothing more: the deadline ends the wait */
+	assert_int_equal(proto_conn_recv(&b, &f, proto_now_ms() + 50),
+			 -ETIMEDOUT);
+	assert_int_equal(proto_conn_send(&a, PROTO_DATA, "", PROTO_MAX_PAYLOAD + 1,
+					 PROTO_NO_DEADLINE), -EMSGSIZE);
+	close(sv[0]);
+	assert_int_equal(proto_conn_recv(&b, &f, PROTO_NO_DEADLINE), 0);
+	proto_conn_release(&a);
+	proto_conn_release(&b);
+	close(sv[1]);
+}
+
+static void test_conn_truncated(void **state)
+{
+	uint8_t buf[PROTO_HEADER_SIZE + 4];
+	struct proto_conn c;
+	struct proto_frame f;
+	int sv[2];
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	proto_header_encode(buf, PROTO_DATA, 100);
+	memcpy(buf + PROTO_HEADER_SIZE, "abcd", 4);
+	assert_int_equal(write(sv[0], buf, sizeof(buf)), sizeof(buf));
+	close(sv[0]);
+	proto_conn_init(&c, sv[1]);
+	assert_int_equal(proto_conn_recv(&c, &f, PROTO_NO_DEADLINE),
+			 -ECONNRESET);
+	proto_conn_release(&c);
+	close(sv[1]);
+
+	/* cut inside the header */
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(write(sv[0], buf, 3), 3);
+	close(sv[0]);
+	proto_conn_init(&c, sv[1]);
+	assert_int_equal(proto_conn_recv(&c, &f, PROTO_NO_DEADLINE),
+			 -ECONNRESET);
+	proto_conn_release(&c);
+	close(sv[1]);
+}
+
+static void test_conn_error_reply(void **state)
+{
+	struct proto_conn a, b;
+	struct proto_frame f;
+	char msg[64];
+	int sv[2], err;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	proto_conn_init(&a, sv[0]);
+	proto_conn_init(&b, sv[1]);
+	assert_int_equal(proto_conn_send_error(&a, ENOENT, PROTO_NO_DEADLINE,
+					       "no '%s'\n", "x"), 0);
+	assert_int_equal(proto_conn_recv(&b, &f, PROTO_NO_DEADLINE), 1);
+	assert_int_equal(proto_error_decode(&f, &err, msg, sizeof(msg)), 0);
+	assert_int_equal(err, ENOENT);
+	assert_string_equal(msg, "no 'x'?");
+	proto_conn_release(&a);
+	proto_conn_release(&b);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void test_error_decode_hostile(void **state)
+{
+	uint8_t p[8] = { 0xff, 0xff, 0xff, 0xff, 'a', 0, '\x1b', 'b' };
+	struct proto_frame f = { .type = PROTO_ERROR, .len = 8, .payload = p };
+	char msg[3];
+	int err;
+
+	(void)state;
+	assert_int_equal(proto_error_decode(&f, &err, msg, sizeof(msg)), 0);
+	assert_int_equal(err, EPROTO);		/* not a Linux errno */
+	assert_string_equal(msg, "a?");		/* sanitised and bounded */
+	f.len = 3;
+	assert_int_equal(proto_error_decode(&f, &err, msg, sizeof(msg)),
+			 -EINVAL);
+	f.len = 8;
+	f.type = PROTO_DATA;
+	assert_int_equal(proto_error_decode(&f, &err, msg, sizeof(msg)),
+			 -EINVAL);
+}
+
+static void test_scenario_names(void **state)
+{
+	char name[PROTO_MAX_SCENARIO + 2];
+
+	(void)state;
+	assert_true(proto_scenario_valid("ab_ba-2", 7));
+	assert_false(proto_scenario_valid("", 0));
+	assert_false(proto_scenario_valid("AB", 2));
+	assert_false(proto_scenario_valid("a b", 3));
+	assert_false(proto_scenario_valid("../x", 4));
+	assert_false(proto_scenario_valid("a\n", 2));
+	assert_false(proto_scenario_valid("a\0b", 3));
+	memset(name, 'a', sizeof(name));
+	assert_true(proto_scenario_valid(name, PROTO_MAX_SCENARIO));
+	assert_false(proto_scenario_valid(name, PROTO_MAX_SCENARIO + 1));
+}
+
+static void test_kmsg_seq(void **state)
+{
+	const char *ok = "6,1234,5678,-;hello\n";
+	const char *bad[] = {
+		"", "6", "6,", "6,,1;x", ",12,0,-;x", "6,12", "6,x,0,-;x",
+		"6,99999999999999999999999,0,-;x",
+	};
+	uint64_t seq = 0;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(proto_kmsg_seq((const uint8_t *)ok, strlen(ok), &seq),
+			 0);
+	assert_true(seq == 1234);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(proto_kmsg_seq((const uint8_t *)bad[i],
+						strlen(bad[i]), &seq), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip_every_type),
+		cmocka_unit_test(test_byte_by_byte),
+		cmocka_unit_test(test_two_frames_one_buffer),
+		cmocka_unit_test(test_zero_length_payload),
+		cmocka_unit_test(test_oversized_refused),
+		cmocka_unit_test(test_max_payload_accepted),
+		cmocka_unit_test(test_garbage_type),
+		cmocka_unit_test(test_conn_round_trip),
+		cmocka_unit_test(test_conn_truncated),
+		cmocka_unit_test(test_conn_error_reply),
+		cmocka_unit_test(test_error_decode_hostile),
+		cmocka_unit_test(test_scenario_names),
+		cmocka_unit_test(test_kmsg_seq),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
