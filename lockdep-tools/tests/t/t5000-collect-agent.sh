@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+test_description='lockdep-collect against a real lockdep-agent, no VM
+
+The agent serves a UNIX socket (--listen) instead of a virtio port and
+reads this host'\''s real /proc; its kernel has no lockdep, so those files
+are reported missing and the collection is partial (exit 1).'
+. "$(dirname "$0")/lib.sh"
+
+MAN=$TOP/lockdep-tools/man
+
+# start_agent: lockdep-agent on ./agent.sock, pid in ./agent.pid
+start_agent() {
+	"$BIN/lockdep-agent" --listen agent.sock 2>agent.err &
+	echo $! >agent.pid
+	for _ in $(seq 50); do
+		[ -S agent.sock ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+test_expect_success 'help and man page name the same options' '
+	for tool in lockdep-agent:8 lockdep-collect:1; do
+		"$BIN/${tool%:*}" --help >help &&
+		grep -o -- "--[a-z-]*" help | sort -u >from-help &&
+		sed -e "s/\\\\-/-/g" "$MAN/${tool%:*}.${tool#*:}" |
+			grep -o -- "--[a-z-]*" | sort -u >from-man &&
+		test_cmp from-help from-man || return 1
+	done
+'
+
+test_expect_success 'man pages are clean roff' '
+	groff -ww -z -man "$MAN/lockdep-agent.8" 2>err &&
+	groff -ww -z -man "$MAN/lockdep-collect.1" 2>>err &&
+	test_cmp /dev/null err
+'
+
+test_expect_success 'usage errors exit 64' '
+	for args in "" "--socket s" "--raw-dir d" \
+		"--socket s --raw-dir d --timeout 0" \
+		"--socket s --raw-dir d --timeout x" \
+		"--socket s --raw-dir d --trigger Bad" \
+		"--socket s --raw-dir d extra" "--bogus"; do
+		rc=0 &&
+		"$BIN/lockdep-collect" $args 2>err || rc=$? &&
+		test "$rc" = 64 &&
+		grep -q usage: err || { echo "args: $args rc=$rc"; return 1; }
+	done &&
+	rc=0 && "$BIN/lockdep-agent" --port a --listen b 2>err || rc=$? &&
+	test "$rc" = 64
+'
+
+test_expect_success 'collect everything from a real agent' '
+	start_agent &&
+	rc=0 &&
+	"$BIN/lockdep-collect" --socket agent.sock --raw-dir raw \
+		--timeout 10 --trigger ab_ba --poweroff 2>log || rc=$? &&
+	wait "$(cat agent.pid)" &&
+	cat log &&
+	grep -q "power-off acknowledged" log &&
+	cmp /proc/version raw/files/proc/version &&
+	cmp /proc/cmdline raw/files/proc/cmdline &&
+	cmp /sys/kernel/notes raw/files/sys/kernel/notes &&
+	size=$(wc -c </proc/version) &&
+	grep -qx "file complete /proc/version $size" raw/MANIFEST &&
+	grep -qx "agent lockdep-agent 1 Linux $(uname -r) $(uname -m)" raw/MANIFEST &&
+	test "$(grep -c "^file " raw/MANIFEST)" = 10 &&
+	test -z "$(find raw -name "*.part")" &&
+	if [ -e /proc/lockdep ]; then :; else
+		test "$rc" = 1 &&
+		grep -qx "file missing /proc/lockdep 0 ENOENT" raw/MANIFEST &&
+		test ! -e raw/files/proc/lockdep
+	fi &&
+	if [ -r /dev/kmsg ]; then
+		grep -q "^kmsg complete [1-9]" raw/MANIFEST &&
+		head -n 1 raw/kmsg | grep -q "^[0-9]*,[0-9]*,[0-9]*,.*;"
+	fi &&
+	grep -qx "trigger failed ab_ba ENOENT" raw/MANIFEST
+'
+
+test_expect_success 'a second collection replaces the first' '
+	start_agent &&
+	mkdir -p raw/files/proc && echo stale >raw/files/proc/lockdep &&
+	"$BIN/lockdep-collect" --socket agent.sock --raw-dir raw \
+		--timeout 10 --poweroff 2>log || : &&
+	wait "$(cat agent.pid)" &&
+	test ! -e raw/files/proc/lockdep -o -e /proc/lockdep &&
+	! grep -q "^trigger" raw/MANIFEST
+'
+
+test_expect_success 'no guest: fatal after the timeout, naming the socket' '
+	rc=0 &&
+	"$BIN/lockdep-collect" --socket nowhere.sock --raw-dir raw \
+		--timeout 1 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	grep -q "unable to connect to .nowhere.sock." err &&
+	grep -qx "file missing /proc/version 0 ENOTCONN" raw/MANIFEST
+'
+
+test_expect_success 'a hung agent: fatal after the timeout' '
+	start_agent &&
+	kill -STOP "$(cat agent.pid)" &&
+	rc=0 &&
+	"$BIN/lockdep-collect" --socket agent.sock --raw-dir raw \
+		--timeout 2 2>err || rc=$? &&
+	kill -KILL "$(cat agent.pid)" &&
+	test "$rc" = 2 &&
+	grep -q "did not answer HELLO" err
+'
+
+# an agent a failed test left behind
+[ -f "$TRASH/agent.pid" ] && kill -KILL "$(cat "$TRASH/agent.pid")" 2>/dev/null
+test_done
