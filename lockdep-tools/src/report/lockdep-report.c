@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockdep-report: find, parse and print the lockdep reports in kernel
+ * logs (console captures, dmesg, syslog, journal).
+ *
+ * Reports are printed as they are parsed, so memory stays bounded by
+ * the reports in flight, not by the size of the log.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/klog.h"
+#include "report/report-print.h"
+#include "util/error.h"
+#include "util/json-writer.h"
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_PARTIAL = 1,
+	EXIT_FATAL = 2,
+	EXIT_USAGE = 64,
+};
+
+enum output { OUT_PLAIN, OUT_JSON, OUT_LIST };
+
+struct report_opts {
+	enum output output;
+	bool pretty;
+	int type;		/* -1: all types */
+	struct json_writer *json;
+	unsigned int shown, truncated;
+};
+
+static const char usage_line[] =
+	"usage: lockdep-report [-j | --json] [-p | --pretty] [-l | --list]\n"
+	"                      [-t TYPE | --type=TYPE] FILE...\n";
+
+static void print_help(void)
+{
+	int i;
+
+	fputs(usage_line, stdout);
+	fputs("\n"
+	      "Find every lockdep report in kernel logs (console, dmesg,\n"
+	      "syslog, journal; FILE '-' is standard input) and print it.\n"
+	      "\n"
+	      "  -j, --json       print a JSON array of reports\n"
+	      "  -p, --pretty     pretty-printed JSON (implies --json)\n"
+	      "  -l, --list       one line per report: id, type, title\n"
+	      "  -t, --type=TYPE  only reports of this type\n"
+	      "  -h, --help       show this help\n"
+	      "\n"
+	      "Types:", stdout);
+	for (i = 0; i < LDR_TYPE_NR; i++)
+		printf("%s%s", i % 4 ? " " : "\n  ", ldr_type_name(i));
+	fputs("\n\n"
+	      "Exit status: 0 ok, 1 partial (a report was truncated or an\n"
+	      "input could not be read), 2 fatal error, 64 usage error.\n",
+	      stdout);
+}
+
+static void show(struct ldr_report *r, void *data)
+{
+	struct report_opts *o = data;
+
+	if (r->truncated) {
+		warning("%s:%lu: report %u (%s) is truncated", r->input,
+			r->first_line, r->id, ldr_type_name(r->type));
+		o->truncated++;
+	}
+	if (o->type < 0 || (int)r->type == o->type) {
+		switch (o->output) {
+		case OUT_JSON:
+			report_print_json(o->json, r);
+			break;
+		case OUT_LIST:
+			report_print_list(stdout, r);
+			break;
+		case OUT_PLAIN:
+			report_print_plain(stdout, r);
+			break;
+		}
+		o->shown++;
+	}
+	report_free(r);
+}
+
+/* Returns 0, or -1 after saying why the input could not be read. */
+static int parse_file(const char *path, unsigned int *next_id,
+		      struct report_opts *o)
+{
+	bool is_stdin = !strcmp(path, "-");
+	FILE *in = is_stdin ? stdin : fopen(path, "r");
+	int ret;
+
+	if (!in)
+		return error("unable to open '%s': %s", path, strerror(errno));
+	ret = klog_parse_stream(in, path, next_id, show, o);
+	if (ret)
+		error("unable to read '%s': %s", path, strerror(errno));
+	if (!is_stdin)
+		fclose(in);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "type", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts o = { .output = OUT_PLAIN, .type = -1 };
+	unsigned int next_id = 1, failed = 0;
+	bool json = false, list = false;
+	int c, i;
+
+	error_set_prog(argv[0]);
+	while ((c = getopt_long(argc, argv, "jplt:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			o.pretty = true;
+			/* fall through */
+		case 'j':
+			json = true;
+			break;
+		case 'l':
+			list = true;
+			break;
+		case 't':
+			o.type = ldr_type_from_name(optarg);
+			if (o.type < 0) {
+				error("unknown report type '%s' (see --help)",
+				      optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			print_help();
+			return fflush(stdout) || ferror(stdout) ?
+			       EXIT_FATAL : EXIT_OK;
+		default:
+			fputs(usage_line, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (json && list) {
+		error("cannot use --json and --list together");
+		fputs(usage_line, stderr);
+		return EXIT_USAGE;
+	}
+	if (optind == argc) {
+		error("no input file (use '-' for standard input)");
+		fputs(usage_line, stderr);
+		return EXIT_USAGE;
+	}
+	o.output = json ? OUT_JSON : list ? OUT_LIST : OUT_PLAIN;
+	if (json) {
+		o.json = jsonw_new(stdout, o.pretty);
+		jsonw_start_array(o.json);
+	}
+	for (i = optind; i < argc; i++)
+		if (parse_file(argv[i], &next_id, &o))
+			failed++;
+	if (json) {
+		jsonw_end_array(o.json);
+		jsonw_destroy(&o.json);
+	}
+	/* Check for ENOSPC and EIO on the way out, as perf does. */
+	if (fflush(stdout) || ferror(stdout)) {
+		error("unable to write output: %s", strerror(errno));
+		return EXIT_FATAL;
+	}
+	if (failed == (unsigned int)(argc - optind))
+		return EXIT_FATAL;
+	return failed || o.truncated ? EXIT_PARTIAL : EXIT_OK;
+}

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Plain-text printer: a summary block, then the report's parts in the
+ * order and words lockdep itself uses, so a kernel developer reads it
+ * like the original splat, minus the log noise.
+ */
+#include <string.h>
+
+#include "report/report-print.h"
+
+void report_print_safe(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}
+
+void report_print_frame(FILE *out, const struct ldr_frame *f)
+{
+	if (f->unreliable)
+		fputs("? ", out);
+	if (f->func) {
+		report_print_safe(out, f->func);
+		if (f->has_off)
+			fprintf(out, "+0x%llx/0x%llx", f->off, f->size);
+	} else {
+		fprintf(out, "0x%llx", f->addr);
+	}
+	if (f->module) {
+		fputs(" [", out);
+		report_print_safe(out, f->module);
+		if (f->build_id) {
+			fputc(' ', out);
+			report_print_safe(out, f->build_id);
+		}
+		fputc(']', out);
+	}
+	if (f->file) {
+		fputc(' ', out);
+		report_print_safe(out, f->file);
+		fprintf(out, ":%u", f->line);
+	}
+	if (f->inlined)
+		fputs(" [inline]", out);
+}
+
+static void frames(FILE *out, const struct ldr_frames *fr, const char *indent)
+{
+	size_t i;
+
+	for (i = 0; i < fr->nr; i++) {
+		fputs(indent, out);
+		report_print_frame(out, &fr->v[i]);
+		fputc('\n', out);
+	}
+}
+
+static void lock_name(FILE *out, const struct ldr_lock *l)
+{
+	fputc('(', out);
+	report_print_safe(out, l->name);
+	fputc(')', out);
+	if (l->usage) {
+		fputc('{', out);
+		report_print_safe(out, l->usage);
+		fputc('}', out);
+	}
+	if (l->wait_outer >= 0)
+		fprintf(out, "-{%d:%d}", l->wait_outer, l->wait_inner);
+}
+
+static void lock_line(FILE *out, const struct ldr_lock *l)
+{
+	fprintf(out, "  %-11s", ldr_role_name(l->role));
+	if (l->index >= 0)
+		fprintf(out, "#%d: ", l->index);
+	lock_name(out, l);
+	if (l->holder) {
+		fputs(" held by ", out);
+		report_print_safe(out, l->holder);
+	}
+	if (l->at.nr) {
+		fputs(", at: ", out);
+		report_print_frame(out, &l->at.v[l->at.nr - 1]);
+	}
+	fputc('\n', out);
+}
+
+static void field(FILE *out, const char *name, const char *value)
+{
+	if (!value)
+		return;
+	fprintf(out, "  %-9s", name);
+	report_print_safe(out, value);
+	fputc('\n', out);
+}
+
+static void summary(FILE *out, const struct ldr_report *r)
+{
+	fprintf(out, "report %u: %s: ", r->id, ldr_type_name(r->type));
+	report_print_safe(out, r->title);
+	fputc('\n', out);
+	field(out, "header:", r->header);
+	field(out, "message:", r->message);
+	if (r->release || r->taint) {
+		fputs("  kernel:  ", out);
+		report_print_safe(out, r->release ? r->release : "?");
+		if (r->taint && *r->taint) {
+			fputs(", tainted: ", out);
+			report_print_safe(out, r->taint);
+		} else if (r->taint) {
+			fputs(", not tainted", out);
+		}
+		fputc('\n', out);
+	}
+	if (r->task || r->pid >= 0 || r->cpu >= 0) {
+		fputs("  task:    ", out);
+		report_print_safe(out, r->task ? r->task : "?");
+		if (r->pid >= 0)
+			fprintf(out, "/%ld", r->pid);
+		if (r->cpu >= 0)
+			fprintf(out, " on CPU %ld", r->cpu);
+		if (r->irq_context) {
+			fputs(" [", out);
+			report_print_safe(out, r->irq_context);
+			fputc(']', out);
+		}
+		fputc('\n', out);
+	}
+	fputs("  input:   ", out);
+	report_print_safe(out, r->input);
+	fprintf(out, ":%lu-%lu%s\n", r->first_line, r->last_line,
+		r->truncated ? " (truncated)" : "");
+	field(out, "dedup:", r->dedup_key);
+}
+
+void report_print_plain(FILE *out, const struct ldr_report *r)
+{
+	size_t i;
+
+	summary(out, r);
+	if (r->nr_locks) {
+		fputs("\nlocks:\n", out);
+		for (i = 0; i < r->nr_locks; i++)
+			if (r->locks[i].role != LDR_ROLE_CHAIN &&
+			    r->locks[i].role != LDR_ROLE_DEPENDENCY)
+				lock_line(out, &r->locks[i]);
+	}
+	if (r->nr_chain) {
+		fputs("\nthe existing dependency chain (in reverse order) is:\n",
+		      out);
+		for (i = 0; i < r->nr_chain; i++) {
+			const struct ldr_lock *l = &r->locks[r->chain[i].lock];
+
+			fprintf(out, "\n-> #%d ", l->index);
+			lock_name(out, l);
+			fputs(":\n", out);
+			frames(out, &r->stacks[r->chain[i].stack].frames,
+			       "       ");
+		}
+	}
+	if (r->nr_chain_summary) {
+		fputs("\nChain exists of:\n  ", out);
+		for (i = 0; i < r->nr_chain_summary; i++) {
+			if (i)
+				fputs(" --> ", out);
+			report_print_safe(out, r->chain_summary[i]);
+		}
+		fputc('\n', out);
+	}
+	if (r->nr_scenario) {
+		fputs("\n Possible unsafe locking scenario:\n\n", out);
+		fputs("       CPU0                    CPU1\n", out);
+		fputs("       ----                    ----\n", out);
+		for (i = 0; i < r->nr_scenario; i++) {
+			fputs(r->scenario[i].cpu ?
+			      "                               " : "  ", out);
+			report_print_safe(out, r->scenario[i].text);
+			fputc('\n', out);
+		}
+	}
+	if (r->has_irq_event_stamp || r->nr_irq_events) {
+		fputc('\n', out);
+		if (r->has_irq_event_stamp)
+			fprintf(out, "irq event stamp: %llu\n",
+				r->irq_event_stamp);
+		for (i = 0; i < r->nr_irq_events; i++) {
+			const struct ldr_irq_event *ev = &r->irq_events[i];
+
+			fprintf(out, "%s at (%llu):\n", ev->what, ev->stamp);
+			frames(out, &ev->frames, "  ");
+		}
+	}
+	for (i = 0; i < r->nr_stacks; i++) {
+		const struct ldr_stack *s = &r->stacks[i];
+
+		if ((int)i == r->backtrace || !strncmp(s->label, "chain #", 7))
+			continue;
+		fputc('\n', out);
+		report_print_safe(out, s->label);
+		if (s->lock >= 0) {
+			fputs(" of ", out);
+			lock_name(out, &r->locks[s->lock]);
+		}
+		fputs(":\n", out);
+		frames(out, &s->frames, "  ");
+	}
+	if (r->backtrace >= 0) {
+		fputs("\nstack backtrace:\n", out);
+		frames(out, &r->stacks[r->backtrace].frames, "  ");
+	}
+	for (i = 0; i < r->nr_notes; i++) {
+		fputs(i ? "  " : "\nnotes:\n  ", out);
+		report_print_safe(out, r->notes[i]);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
+
+void report_print_list(FILE *out, const struct ldr_report *r)
+{
+	fprintf(out, "%u %-27s ", r->id, ldr_type_name(r->type));
+	report_print_safe(out, r->title);
+	if (r->truncated)
+		fputs(" (truncated)", out);
+	fputc('\n', out);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Printers of parsed lockdep reports, in pairs as bpftool has them:
+ * report_print_plain() for people (kernel-like text), report_print_json()
+ * for scripts, and report_print_list() for one summary line.
+ */
+#ifndef REPORT_REPORT_PRINT_H
+#define REPORT_REPORT_PRINT_H
+
+#include <stdio.h>
+
+#include "parse/report.h"
+#include "util/json-writer.h"
+
+void report_print_plain(FILE *out, const struct ldr_report *r);
+void report_print_json(struct json_writer *w, const struct ldr_report *r);
+void report_print_list(FILE *out, const struct ldr_report *r);
+
+/* One frame as the kernel prints it ("? func+0x1/0x2 [mod] file:1"). */
+void report_print_frame(FILE *out, const struct ldr_frame *f);
+/* s with control bytes shown as \xNN, so logs cannot drive the terminal. */
+void report_print_safe(FILE *out, const char *s);
+
+#endif

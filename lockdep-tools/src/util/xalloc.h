@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Allocation helpers that never return NULL.
+ *
+ * The tools cannot do anything useful once malloc() fails, and checking
+ * every small allocation in the parsers would triple their size, so an
+ * allocation failure prints one line and exits with status 2 (fatal), as
+ * git's xmalloc() does. This is the only place the library exits.
+ */
+#ifndef UTIL_XALLOC_H
+#define UTIL_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/*
+ * Make room for at least nr elements in the array ptr of alloc
+ * elements, growing it geometrically.
+ */
+#define ALLOC_GROW(ptr, nr, alloc)					\
+	do {								\
+		if ((nr) > (alloc)) {					\
+			(alloc) = (alloc) ? (alloc) * 2 : 8;		\
+			if ((alloc) < (nr))				\
+				(alloc) = (nr);				\
+			(ptr) = xrealloc((ptr), (alloc) * sizeof(*(ptr))); \
+		}							\
+	} while (0)
+
+#endif
