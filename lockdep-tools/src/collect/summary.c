@@ -88,12 +88,9 @@ int collect_summary_exit_status(const struct collect_summary *sum)
 
 const char *item_status_name(enum item_status st)
 {
-	switch (st) {
-	case ITEM_COMPLETE:	return "complete";
-	case ITEM_INCOMPLETE:	return "incomplete";
-	case ITEM_MISSING:	break;
-	}
-	return "missing";
+	if (st == ITEM_COMPLETE)
+		return "complete";
+	return st == ITEM_INCOMPLETE ? "incomplete" : "missing";
 }
 
 const char *item_err_name(int err, char *buf, size_t size)
