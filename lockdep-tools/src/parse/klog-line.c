@@ -265,7 +265,7 @@ static bool looks_cut(const struct strbuf *sb)
 
 	while (end && isspace((unsigned char)sb->buf[end - 1]))
 		end--;
-	if (end >= 3 && !memcmp(sb->buf + end - 3, "at:", 3))
+	if (end >= 5 && !memcmp(sb->buf + end - 5, ", at:", 5))
 		return true;
 	start = end;
 	while (start && !isspace((unsigned char)sb->buf[start - 1]))
@@ -351,7 +351,8 @@ void klog_reader_push(struct klog_reader *rd, const char *s, size_t len,
 		if (rd->pending_prefix.any)
 			cont = !closes_block(&rd->pending);
 		else
-			cont = len && !isspace((unsigned char)s[0]) &&
+			cont = len && (isalnum((unsigned char)s[0]) ||
+				       s[0] == '_' || s[0] == '[') &&
 			       looks_cut(&rd->pending);
 		if (cont) {
 			join(rd, s, len);

@@ -18,9 +18,10 @@
  * lines). The rule, which needs one line of look-ahead:
  *  (1) in a prefixed log, a line without a prefix continues the line
  *      before it, unless that one closed a block ("</TASK>", a banner);
- *  (2) in an unprefixed log, a line that starts in column 0 continues
- *      one that ended mid-sentence: after "at:" or after a bare frame
- *      address ("[<c0123>]", "[func+1/2]") with its symbol missing.
+ *  (2) in an unprefixed log, a line that starts in column 0 with a
+ *      symbol or '[' continues one that ended mid-sentence: after a
+ *      lock's ", at:" or after a bare frame address ("[<c0123>]",
+ *      "[func+1/2]") with its symbol missing.
  * Joined pieces are separated by one space; a blank piece vanishes.
  */
 #ifndef PARSE_KLOG_LINE_H

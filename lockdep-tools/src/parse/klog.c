@@ -706,6 +706,8 @@ static bool phrase_line(struct ctx *c, const char *t)
 		return true;
 	} else if (starts(t, "which lock already depends on the new lock") ||
 		   starts(t, "and interrupts could create inverse lock") ||
+		   (c->sec == SEC_CLASSDUMP && starts(t, "and ") &&
+		    ends(t, " lock:")) ||
 		   starts(t, "... key ") || !strcmp(t, "...") ||
 		   !strcmp(t, "}") || strspn(t, "-") == strlen(t)) {
 		return true;
@@ -734,7 +736,8 @@ static bool phrase_line(struct ctx *c, const char *t)
 		free(label);
 		return true;
 	} else if (c->sec == SEC_CLASSDUMP && ends(t, " at:") &&
-		   strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_- ") == strlen(t) - 4) {
+		   strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_- ") >= strlen(t) - 4) {
+		/* "IN-HARDIRQ-W at:", "INITIAL USE at:" */
 		label = xstrndup(t, strlen(t) - 4);
 
 		new_stack(c, label, c->dep_lock);

@@ -70,6 +70,10 @@ static const char *const innocent[] = {
 	"class_*_constructor", "class_*_destructor", "console_lock",
 	"console_trylock", "console_unlock", "touch_wq_lockdep_map",
 	"touch_work_lockdep_map",
+	/* freeing memory (held lock freed is found while freeing) */
+	"kfree", "kfree_*", "kvfree", "vfree*", "kmem_cache_free*",
+	"__kmem_cache_free", "slab_free*", "__slab_free", "free_pages*",
+	"__free_pages*", "debug_check_no_obj_freed",
 };
 
 /* Order of preference for the lock whose "at:" names the culprit. */

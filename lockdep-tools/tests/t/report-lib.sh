@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the lockdep-report tests; sourced after lib.sh.
+
+# json_summary FILE: from lockdep-report --pretty output, one line per
+# report: "type<TAB>truncated<TAB>lock,lock,...<TAB>chain,chain,..."
+# (lock names distinct, in order of appearance). Relies on the pretty
+# layout: report keys at 4 spaces, lock keys at 8, chain entries at 6.
+json_summary() {
+	awk '
+	function str(s) {
+		sub(/^[^:]*: "/, "", s); sub(/",?$/, "", s)
+		gsub(/\\"/, "\"", s); gsub(/\\\\/, "\\", s)
+		return s
+	}
+	function flush() {
+		if (type != "")
+			printf "%s\t%s\t%s\t%s\n", type, trunc, locks, chain
+		type = ""; trunc = ""; locks = ""; chain = ""; delete seen
+	}
+	/^  \{$/ { flush() }
+	/^    "type": / { type = str($0) }
+	/^    "truncated": / { trunc = $2; sub(/,$/, "", trunc) }
+	/^        "name": / {
+		n = str($0)
+		if (!(n in seen)) { seen[n] = 1; locks = locks (locks == "" ? "" : ",") n }
+	}
+	/^    "chain": \[$/ { inchain = 1; next }
+	inchain && /^    \]/ { inchain = 0 }
+	inchain { c = $0; sub(/^ *"/, "", c); sub(/",?$/, "", c); chain = chain (chain == "" ? "" : ",") c }
+	END { flush() }
+	' "$1"
+}
+
+# sorted_set "a,b,c": the comma-separated names one per line, sorted
+sorted_set() {
+	printf '%s\n' "$1" | tr ',' '\n' | sed '/^$/d' | LC_ALL=C sort -u
+}
