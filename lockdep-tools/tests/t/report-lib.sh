@@ -35,3 +35,19 @@ json_summary() {
 sorted_set() {
 	printf '%s\n' "$1" | tr ',' '\n' | sed '/^$/d' | LC_ALL=C sort -u
 }
+
+# hostile_log FILE: a recursive-locking report whose lock names carry a
+# quote, a backslash, an escape sequence, a control byte, invalid UTF-8
+# and 100000 characters; the report is cut before its backtrace.
+hostile_log() {
+	{
+		printf 'WARNING: possible recursive locking detected\n'
+		printf 'a/1 is trying to acquire lock:\n'
+		printf 'ffff888020d36378 (q"uo\\te\033[31m\001x){+.+.}-{3:3}, at: f+0x1/0x2\n'
+		printf 'but task is already holding lock:\n'
+		printf 'ffff888020d36378 (\303\050\377){....}, at: g+0x1/0x2\n'
+		printf 'ffff888020d36379 ('
+		head -c 100000 /dev/zero | tr '\0' A
+		printf '){....}, at: g+0x1/0x2\n'
+	} >"$1"
+}

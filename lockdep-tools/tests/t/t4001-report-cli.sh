@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+test_description='lockdep-report options, output formats and exit codes'
+
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/report-lib.sh"
+
+MAN=$TOP/lockdep-tools/man/lockdep-report.1
+export MAN
+
+test_expect_success 'setup: a log with two reports around noise' '
+	{
+		echo "[    0.000000] Linux version 6.1.0"
+		cat "$CORPUS/026-suspicious-rcu.txt"
+		echo "[   40.000000] eth0: link up"
+		cat "$CORPUS/032-lock-held-returning-user.txt"
+	} >"$TRASH/two.log"
+'
+
+test_expect_success '--help shows usage, types and exit status' '
+	"$BIN/lockdep-report" --help >out &&
+	grep "^usage: lockdep-report" out &&
+	grep "circular-dependency" out &&
+	grep "64 usage error" out
+'
+
+test_expect_success 'no file, bad option, bad type, --json with --list: 64' '
+	for args in "" "--bogus x" "--type=nope x" "--json --list x"; do
+		rc=0 &&
+		"$BIN/lockdep-report" $args >out 2>err || rc=$?
+		test "$rc" = 64 && test -s err || return 1
+	done
+'
+
+test_expect_success 'missing input: exit 2, error names the file' '
+	rc=0 &&
+	{ "$BIN/lockdep-report" no-such.log >out 2>err || rc=$?; } &&
+	test "$rc" = 2 &&
+	grep "unable to open '"'"'no-such.log'"'"'" err
+'
+
+test_expect_success 'one missing input among good ones: exit 1, output kept' '
+	rc=0 &&
+	{ "$BIN/lockdep-report" --list "$TRASH/two.log" missing.log >out 2>err || rc=$?; } &&
+	test "$rc" = 1 &&
+	test "$(wc -l <out)" = 2
+'
+
+test_expect_success '--list: one line per report, ids in order' '
+	"$BIN/lockdep-report" --list "$TRASH/two.log" >out &&
+	cat >expect <<-\EOT &&
+	1 suspicious-rcu-usage        suspicious RCU usage in ipv6_flowlabel_opt
+	2 lock-held-returning-to-user lock held when returning to user space in fuse_lock_inode
+	EOT
+	test_cmp expect out
+'
+
+test_expect_success '--type filters, ids stay those of the whole input' '
+	"$BIN/lockdep-report" --list --type lock-held-returning-to-user \
+		"$TRASH/two.log" >out &&
+	grep "^2 lock-held-returning-to-user" out &&
+	test "$(wc -l <out)" = 1
+'
+
+test_expect_success 'standard input as -' '
+	"$BIN/lockdep-report" --list - <"$TRASH/two.log" >out &&
+	test "$(wc -l <out)" = 2
+'
+
+test_expect_success 'plain text reads like the kernel report' '
+	"$BIN/lockdep-report" "$CORPUS/045-circular.txt" >out &&
+	grep "^report 1: circular-dependency: possible deadlock in shm_close" out &&
+	grep "^-> #3 (&mm->mmap_sem){++++++}:" out &&
+	grep "^  &ids->rwsem --> &xfs_dir_ilock_class --> &mm->mmap_sem" out &&
+	grep "^stack backtrace:" out &&
+	grep "^  acquiring  (&ids->rwsem){+++++.}, at: shm_close+0x34/0x130" out
+'
+
+test_expect_success 'JSON: an array with the documented keys' '
+	"$BIN/lockdep-report" --json "$TRASH/two.log" >out &&
+	test "$(head -c1 out)" = "[" &&
+	for key in type title locks chain frames role name subclass usage \
+		   usage_bits dedup_key truncated raw stacks; do
+		grep -q "\"$key\":" out || return 1
+	done
+'
+
+test_expect_success 'JSON of an input without reports is []' '
+	echo "nothing to see" | "$BIN/lockdep-report" --json - >out &&
+	echo "[]" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'usage string decoded into bits' '
+	"$BIN/lockdep-report" --pretty "$CORPUS/007-inconsistent.txt" >out &&
+	grep -A6 "\"usage\": \"+.?.\"" out >bits &&
+	grep "\"HARDIRQ-ON-W\"" bits &&
+	grep "\"IN-SOFTIRQ-W\"" bits &&
+	grep "\"SOFTIRQ-ON-W\"" bits
+'
+
+test_expect_success 'truncated report: exit 1, warning names file and line' '
+	head -n 12 "$CORPUS/020-circular.txt" >cut.log &&
+	rc=0 &&
+	{ "$BIN/lockdep-report" --list cut.log >out 2>err || rc=$?; } &&
+	test "$rc" = 1 &&
+	grep "cut.log:1: report 1 (circular-dependency) is truncated" err &&
+	grep "(truncated)" out
+'
+
+test_expect_success 'hostile lock names come out as valid escaped JSON' '
+	hostile_log hostile.log &&
+	rc=0 &&
+	{ "$BIN/lockdep-report" --json hostile.log >out 2>err || rc=$?; } &&
+	test "$rc" = 1 &&
+	grep -F "\"name\":\"q\\\"uo\\\\te\\u001b[31m\\u0001x\"" out &&
+	grep -F "\"name\":\"\\ufffd(\\ufffd\"" out &&
+	grep -c AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA out &&
+	! LC_ALL=C grep -q "$(printf "[\001\033\377]")" out
+'
+
+test_expect_success 'garbage input: no report, no crash' '
+	head -c 200000 /dev/urandom >garbage &&
+	"$BIN/lockdep-report" --json garbage >out &&
+	test_cmp - out <<-\EOT
+	[]
+	EOT
+'
+
+test_expect_success 'write error on stdout: exit 2' '
+	if [ -w /dev/full ]; then
+		rc=0 &&
+		{ "$BIN/lockdep-report" "$CORPUS/020-circular.txt" >/dev/full 2>err || rc=$?; } &&
+		test "$rc" = 2 && grep "unable to write output" err
+	fi
+'
+
+test_expect_success 'man page passes groff -ww and matches --help synopsis' '
+	test -r "$MAN" &&
+	groff -t -ww -z -man "$MAN" 2>err && test ! -s err &&
+	groff -t -man -Tascii -P-cbou -rLL=200n "$MAN" >man.txt 2>/dev/null &&
+	sed -n "/^SYNOPSIS/,/^DESCRIPTION/p" man.txt >synopsis &&
+	for opt in $("$BIN/lockdep-report" --help | sed -n "/^usage:/,/^\$/p" |
+		     grep -o -- "--*[a-z]*"); do
+		grep -q -- "$opt" synopsis || return 1
+	done &&
+	for t in $("$BIN/lockdep-report" --help | sed -n "/^Types:/,/^\$/p" | tail -n +2); do
+		grep -q -- "^ *$t " man.txt || return 1
+	done
+'
+
+test_done
