@@ -3,8 +3,9 @@
  * The agent client. Requests go out one at a time and each reply is read
  * whole before the next request, so a reply can never be mistaken for
  * another's. The one exception is the handshake: HELLO is repeated while
- * the guest boots, and replies to older HELLOs (their nonce is not the
- * latest) are skipped.
+ * the guest boots; the first reply carrying one of our nonces is taken,
+ * the replies to the HELLOs sent after that one are read and dropped, and
+ * anything else before it (left over from an earlier host) is skipped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -173,16 +175,44 @@ static int client_send_hello(struct agent_client *cl)
 	return client_send(cl, PROTO_HELLO, req, sizeof(req), "HELLO");
 }
 
+/*
+ * Each HELLO sent after the one answered gets its own reply, in order,
+ * before anything else: read those @pending replies so that none is
+ * taken for the reply to the next request.
+ */
+static int client_drain_hellos(struct agent_client *cl, uint32_t pending)
+{
+	struct proto_frame f;
+	int ret;
+
+	while (pending) {
+		ret = client_recv(cl, &f, "HELLO");
+		if (ret)
+			return ret;
+		if (f.type == PROTO_HELLO_REPLY || f.type == PROTO_ERROR)
+			pending--;
+	}
+	return 0;
+}
+
 int agent_client_hello(struct agent_client *cl, struct collect_summary *sum,
 		       int64_t deadline_ms)
 {
 	int64_t now, next = 0;
+	uint32_t first, nonce;
 	struct proto_frame f;
-	uint32_t version;
+	bool refused = false;
 	int ret, err;
 
+	/* a random first nonce tells our replies from a previous host's */
+	if (getrandom(&first, sizeof(first), 0) != sizeof(first))
+		first = (uint32_t)proto_now_ms() ^ (uint32_t)getpid();
+	cl->nonce = first - 1;
 	for (;;) {
 		now = proto_now_ms();
+		if (now >= deadline_ms && refused)
+			return client_fail(cl, -EPROTO, "the agent refused HELLO: %s",
+					   cl->agent_msg);
 		if (now >= deadline_ms)
 			return client_fail(cl, -ETIMEDOUT,
 					   "the agent did not answer HELLO in time (is the guest up? see its console log)");
@@ -198,24 +228,28 @@ int agent_client_hello(struct agent_client *cl, struct collect_summary *sum,
 			continue;
 		if (ret != 1)
 			return client_recv_failed(cl, ret, "HELLO");
+		/* an ERROR cannot be told from a previous host's: keep it */
 		if (f.type == PROTO_ERROR) {
 			ret = client_error_reply(cl, &f, "HELLO", &err);
-			return ret ? ret : client_fail(cl, -EPROTO,
-					"the agent refused HELLO: %s", cl->agent_msg);
-		}
-		/* anything else, or an answer to an older HELLO: stale */
-		if (f.type != PROTO_HELLO_REPLY || f.len < PROTO_HELLO_SIZE ||
-		    proto_get_be32(f.payload + 4) != cl->nonce)
+			if (ret)
+				return ret;
+			refused = true;
 			continue;
-		version = proto_get_be32(f.payload);
-		if (version != PROTO_VERSION)
+		}
+		/* anything else, or a nonce we never sent: stale */
+		nonce = f.len >= PROTO_HELLO_SIZE ?
+			proto_get_be32(f.payload + 4) : 0;
+		if (f.type != PROTO_HELLO_REPLY || f.len < PROTO_HELLO_SIZE ||
+		    nonce - first > cl->nonce - first)
+			continue;
+		if (proto_get_be32(f.payload) != PROTO_VERSION)
 			return client_fail(cl, -EPROTONOSUPPORT,
 					   "the agent speaks protocol version %" PRIu32 ", this lockdep-collect %d",
-					   version, PROTO_VERSION);
+					   proto_get_be32(f.payload), PROTO_VERSION);
 		proto_sanitize(sum->identity, sizeof(sum->identity),
 			       f.payload + PROTO_HELLO_SIZE,
 			       f.len - PROTO_HELLO_SIZE);
-		return 0;
+		return client_drain_hellos(cl, cl->nonce - nonce);
 	}
 }
 

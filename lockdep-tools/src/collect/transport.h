@@ -26,7 +26,7 @@ struct agent_client {
 	int fd;
 	struct proto_conn conn;
 	int timeout_ms;		/* longest wait for any one reply */
-	uint32_t nonce;
+	uint32_t nonce;		/* of the last HELLO sent */
 	bool local_failure;	/* the failure was ours (disk, memory) */
 	char why[512];		/* the last failure, in words */
 	char agent_msg[PROTO_MAX_ERROR_MSG];	/* the last ERROR's text */
@@ -41,8 +41,8 @@ int agent_client_connect(struct agent_client *cl, const char *path,
 void agent_client_close(struct agent_client *cl);
 
 /*
- * Handshake: say HELLO every second until the agent answers the latest
- * one (it may still be booting), or @deadline_ms. Stores the agent's
+ * Handshake: say HELLO every second until the agent answers one of them
+ * (it may still be booting), or @deadline_ms. Stores the agent's
  * sanitised identity in @sum.
  */
 int agent_client_hello(struct agent_client *cl, struct collect_summary *sum,

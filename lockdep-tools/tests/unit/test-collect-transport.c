@@ -442,17 +442,24 @@ static void test_kmsg_backwards(void **state)
 	assert_manifest_has(fx, "kmsg incomplete 1 5 5 - EPROTO");
 }
 
-/* Boots slowly: ignores the first HELLO, answers it late, then the next. */
+/* Boots slowly: answers the first HELLO only after the second came. */
 static void script_late_hello(struct proto_conn *c)
 {
-	struct proto_frame first, second;
-	uint8_t old[PROTO_HELLO_SIZE];
+	struct proto_frame first, second, foreign;
+	uint8_t old[PROTO_HELLO_SIZE], foreign_p[PROTO_HELLO_SIZE];
 
 	first = expect_request(c, PROTO_HELLO);
 	memcpy(old, first.payload, sizeof(old));
 	second = expect_request(c, PROTO_HELLO);
 	child_check(memcmp(old + 4, second.payload + 4, 4));
+	/* left over from an earlier host: a frame, a reply to its HELLO */
 	send_frame(c, PROTO_DATA, "stale", 5);
+	foreign = first;
+	memcpy(foreign_p, old, sizeof(foreign_p));
+	foreign_p[4] ^= 0x80;
+	foreign.payload = foreign_p;
+	answer_hello(c, &foreign);
+	/* the first one is taken, the reply to the second must be dropped */
 	first.payload = old;
 	answer_hello(c, &first);
 	answer_hello(c, &second);
@@ -471,6 +478,31 @@ static void test_late_hello(void **state)
 	assert_int_equal(agent_exit(fx), 0);
 	assert_int_equal(fx->ret, 0);
 	assert_manifest_has(fx, "kmsg complete 0 - - -");
+}
+
+static void script_refuses(struct proto_conn *c)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		expect_request(c, PROTO_HELLO);
+		child_check(!proto_conn_send_error(c, EPROTONOSUPPORT,
+						   PROTO_NO_DEADLINE,
+						   "version %d", 9));
+	}
+	/* the host gives up at its deadline */
+	expect_request(c, 0xff);
+}
+
+static void test_agent_refuses_hello(void **state)
+{
+	struct fixture *fx = *state;
+
+	start_agent(fx, script_refuses);
+	collect(fx, 2, false, NULL, 0);
+	agent_exit(fx);
+	assert_int_equal(fx->exit_status, COLLECT_EXIT_FATAL);
+	assert_int_equal(fx->sum.identity[0], '\0');
 }
 
 static void script_silent(struct proto_conn *c)
@@ -514,6 +546,7 @@ int main(void)
 		T(test_kmsg_gap_and_foreign_paths),
 		T(test_kmsg_backwards),
 		T(test_late_hello),
+		T(test_agent_refuses_hello),
 		T(test_agent_never_answers),
 		T(test_no_socket),
 	};
