@@ -31,7 +31,8 @@ void collect_progress(int64_t t0_ms, const char *fmt, ...)
  * Fetch everything from the agent: HELLO, LIST, READ of every offered
  * allow-listed file, a KMSG dump, each trigger in @sum (with a KMSG dump
  * after it), and POWEROFF if asked. Returns 0 when the run went as far as
- * it could (@sum says how complete it is) or COLLECT_EXIT_FATAL when
+ * it could (@sum says how complete it is), COLLECT_EXIT_PARTIAL when the
+ * power-off asked for did not happen either, or COLLECT_EXIT_FATAL when
  * nothing could be collected or saving failed; errors are printed.
  */
 int collect_from_agent(const struct collect_agent_opts *o,

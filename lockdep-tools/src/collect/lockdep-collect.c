@@ -28,7 +28,8 @@ static const char usage_text[] =
 	"    -h, --help         show this help\n"
 	"\n"
 	"Exit status: 0 everything collected, 1 partial (something incomplete,\n"
-	"required but missing, or a trigger failed), 2 fatal error, 64 usage.\n";
+	"required but missing, a trigger or the power-off failed), 2 fatal\n"
+	"error, 64 usage.\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -126,10 +127,10 @@ int main(int argc, char **argv)
 	ret = collect_from_agent(&o, &sum, sink);
 	fin = sink->ops->finish(sink, &sum);
 	sink->ops->free(sink);
-	if (!ret && !fin)
-		ret = collect_summary_exit_status(&sum);
-	else
+	if (fin)
 		ret = COLLECT_EXIT_FATAL;
+	else if (!ret)
+		ret = collect_summary_exit_status(&sum);
 	if (ret == COLLECT_EXIT_PARTIAL)
 		fprintf(stderr,
 			"lockdep-collect: collection is partial, see '%s/MANIFEST'\n",

@@ -181,5 +181,10 @@ int collect_from_agent(const struct collect_agent_opts *o,
 	agent_client_close(&cl);
 	if (ret < 0 && cl.local_failure)
 		return COLLECT_EXIT_FATAL;
+	if (ret < 0 && o->poweroff) {
+		fputs("lockdep-collect: error: the guest was not powered off\n",
+		      stderr);
+		return COLLECT_EXIT_PARTIAL;
+	}
 	return 0;
 }
