@@ -284,6 +284,24 @@ static bool closes_block(const struct strbuf *sb)
 	       !strncmp(s, "=====", 5);
 }
 
+/* A line that starts a report block never continues another one. */
+static bool opens_block(const char *s, size_t len)
+{
+	static const char *const opening[] = {
+		"=====", "WARNING: ", "BUG: ", "INFO: ", "[ ",
+	};
+	size_t i, k;
+
+	while (len && isspace((unsigned char)*s))
+		s++, len--;
+	for (i = 0; i < sizeof(opening) / sizeof(opening[0]); i++) {
+		k = strlen(opening[i]);
+		if (len >= k && !memcmp(s, opening[i], k))
+			return true;
+	}
+	return false;
+}
+
 static void emit_one(struct klog_reader *rd, const char *s, size_t len)
 {
 	struct klog_line line = {
@@ -349,13 +367,16 @@ void klog_reader_push(struct klog_reader *rd, const char *s, size_t len,
 		bool cont;
 
 		if (rd->pending_prefix.any)
-			cont = !closes_block(&rd->pending);
+			cont = !closes_block(&rd->pending) &&
+			       !opens_block(s, len) &&
+			       rd->pending_joins < KLOG_MAX_JOINS;
 		else
 			cont = len && (isalnum((unsigned char)s[0]) ||
 				       s[0] == '_' || s[0] == '[') &&
 			       looks_cut(&rd->pending);
 		if (cont) {
 			join(rd, s, len);
+			rd->pending_joins++;
 			return;
 		}
 	}
@@ -368,6 +389,7 @@ void klog_reader_push(struct klog_reader *rd, const char *s, size_t len,
 			rd->pending.buf[i] = '?';
 	rd->pending_prefix = p;
 	rd->pending_lineno = lineno;
+	rd->pending_joins = 0;
 	rd->have_pending = true;
 }
 

@@ -17,7 +17,11 @@
  * Hard-wrapped lines are joined back (mail clients, dmesg continuation
  * lines). The rule, which needs one line of look-ahead:
  *  (1) in a prefixed log, a line without a prefix continues the line
- *      before it, unless that one closed a block ("</TASK>", a banner);
+ *      before it, unless that one closed a block ("</TASK>", a banner),
+ *      this one opens a report (a banner, "WARNING: ", "BUG: ", "INFO: ",
+ *      "[ "), or the line already took KLOG_MAX_JOINS continuations (a
+ *      block of unprefixed user space output on a console is not glued
+ *      into one line);
  *  (2) in an unprefixed log, a line that starts in column 0 with a
  *      symbol or '[' continues one that ended mid-sentence: after a
  *      lock's ", at:" or after a bare frame address ("[<c0123>]",
@@ -35,6 +39,8 @@
 #define KLOG_CALLER_MAX 16
 /* A logical line longer than this stops taking continuation lines. */
 #define KLOG_LINE_MAX (1 << 20)
+/* Rule (1) joins at most this many lines onto a prefixed one. */
+#define KLOG_MAX_JOINS 4
 
 struct klog_line {
 	const char *text;	/* NUL-terminated; NUL bytes read became '?' */
@@ -62,6 +68,7 @@ struct klog_reader {
 	bool have_pending;
 	struct klog_prefix pending_prefix;
 	unsigned long pending_lineno;
+	unsigned int pending_joins;
 };
 
 void klog_reader_init(struct klog_reader *rd, klog_line_fn fn, void *data);

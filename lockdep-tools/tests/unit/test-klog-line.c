@@ -144,6 +144,27 @@ static void test_prefixed_wrap(void **state)
 	release(&c);
 }
 
+static void test_join_limits(void **state)
+{
+	/* user space output on a console with kernel time stamps */
+	static const char *const in[] = {
+		"[    1.0] kernel line",
+		"u1", "u2", "u3", "u4", "u5",
+		"[    2.0] next",
+		"WARNING: possible recursive locking detected",
+	};
+	struct collected c;
+
+	(void)state;
+	run(&c, in, 8);
+	assert_int_equal(c.n, 4);
+	assert_string_equal(c.text[0], "kernel line u1 u2 u3 u4");
+	assert_string_equal(c.text[1], "u5");
+	assert_string_equal(c.text[2], "next");
+	assert_string_equal(c.text[3], "WARNING: possible recursive locking detected");
+	release(&c);
+}
+
 static void test_unprefixed_wrap(void **state)
 {
 	/* 2.6.18 mail: a lock's "at:" and bracket frames lost their tail */
@@ -189,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_crlf_and_syslog_escapes),
 		cmocka_unit_test(test_prefixed_wrap),
+		cmocka_unit_test(test_join_limits),
 		cmocka_unit_test(test_unprefixed_wrap),
 		cmocka_unit_test(test_nul_bytes),
 	};
