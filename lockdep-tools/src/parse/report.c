@@ -110,6 +110,13 @@ struct ldr_frame *frames_add(struct ldr_frames *f)
 
 void frame_release(struct ldr_frame *f)
 {
+	size_t i;
+
+	for (i = 0; i < f->nr_inl; i++) {
+		free(f->inl[i].func);
+		free(f->inl[i].file);
+	}
+	free(f->inl);
 	free(f->func);
 	free(f->module);
 	free(f->build_id);

@@ -88,6 +88,18 @@ enum ldr_usage_state { LDR_HARDIRQ, LDR_SOFTIRQ, LDR_RECLAIM_FS, LDR_STATE_NR };
 /* Name of bit number bit ("IN-HARDIRQ-W"), NULL if out of range. */
 const char *ldr_usage_bit_name(unsigned int bit);
 
+/*
+ * A call inlined at a frame's address, from symbolisation: func's code is
+ * at file:line. In a frame's inline chain (innermost first), entry k>0's
+ * file:line is the call site of entry k-1, and the frame's own file:line
+ * is the call site of the last entry (addr2line -i order).
+ */
+struct ldr_inline {
+	char *func;
+	char *file;		/* or NULL if unknown */
+	unsigned int line;
+};
+
 /* One stack frame as printed, whatever the kernel's format. */
 struct ldr_frame {
 	char *func;		/* or NULL for a bare address ("0xffffffff") */
@@ -101,6 +113,8 @@ struct ldr_frame {
 	bool has_addr;
 	bool unreliable;	/* "? " */
 	bool inlined;		/* "[inline]" */
+	struct ldr_inline *inl;	/* symbolised inline chain, or NULL */
+	size_t nr_inl;
 };
 
 struct ldr_frames {

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Symbolisation of kernel stack frames against vmlinux and module (.ko)
+ * files with elfutils (libdwfl/libdw/libelf): function, source file:line
+ * and the chain of inlined calls at each frame, as addr2line -fi prints
+ * them, without running addr2line.
+ *
+ * Two kinds of input frame (struct ldr_frame, parse/report.h):
+ *  - "func+off/size [module]": the symbol func is looked up by name in
+ *    the ELF symbol table of vmlinux or of the module, its size checked
+ *    against the printed size, and the address taken as sym + off. This
+ *    needs no KASLR offset and no module load address.
+ *  - a bare address (func NULL, has_addr): a vmlinux address at run time;
+ *    the link-time address is addr - kaslr_offset (runtime minus
+ *    link-time _stext). Only used when the caller gives the offset.
+ *
+ * Return addresses: stack traces hold return addresses, which point
+ * after the call. Unless SYMBOLISE_ACTIVATION is given, the line and the
+ * inline chain are looked up at address - 1 (the call instruction), the
+ * rule of elfutils' stack and libdwfl's dwfl_frame_pc(); a frame at
+ * offset 0 is looked up as is. func/off/size are never changed.
+ *
+ * Invariants:
+ *  (1) Each binary (vmlinux, each module) is opened once per symboliser,
+ *      on first use; its symbol index and per-CU inline maps are built
+ *      once and kept until symboliser_free().
+ *  (2) A frame is either symbolised from a binary whose identity was
+ *      checked (build id equal to the expected one when one is known,
+ *      and the symbol's size consistent with the printed size), or left
+ *      exactly as it was. Wrong answers are worse than none.
+ *  (3) A missing or mismatched vmlinux or module is warned about once
+ *      (util/error.h warning()), never per frame.
+ */
+#ifndef SYMBOLISE_SYMBOLISE_H
+#define SYMBOLISE_SYMBOLISE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "parse/report.h"
+
+struct symbolise_opts {
+	/* vmlinux with symbols (and DWARF for file:line), or NULL */
+	const char *vmlinux;
+	/*
+	 * Directory searched recursively for modules: NAME.ko (also .ko.xz,
+	 * .ko.zst, .ko.gz), '-' and '_' equivalent. When several files
+	 * have the name, the one with DWARF wins (installed modules are
+	 * often stripped; a kernel build tree has the unstripped ones).
+	 */
+	const char *modules_dir;
+	/* GNU build id of the running kernel in hex (/sys/kernel/notes), or NULL */
+	const char *build_id;
+	/* for bare addresses: runtime minus link-time _stext */
+	unsigned long long kaslr_offset;
+	bool has_kaslr_offset;
+	/* no warnings on stderr (the counts are still in the stats) */
+	bool quiet;
+};
+
+/* Why frames were left as they were, counted per symboliser. */
+struct symbolise_stats {
+	size_t frames;		/* frames seen */
+	size_t symbolised;	/* got at least a function or file:line */
+	size_t with_line;	/* ... and a file:line */
+	size_t no_binary;	/* vmlinux or module file missing or mismatched */
+	size_t no_symbol;	/* func not in the binary's symbol table */
+	size_t bad_size;	/* size or offset inconsistent with the symbol */
+	size_t ambiguous;	/* several symbols of that name and size */
+	size_t no_offset;	/* bare address without a KASLR offset */
+	size_t no_address;	/* neither func+off nor an address */
+};
+
+enum symbolise_flags {
+	/* the addresses are PCs (e.g. an oops' RIP), not return addresses */
+	SYMBOLISE_ACTIVATION = 1u << 0,
+	/* replace results a frame already has (e.g. parsed from the log) */
+	SYMBOLISE_OVERWRITE = 1u << 1,
+};
+
+struct symboliser;
+
+/*
+ * Never NULL: a vmlinux that cannot be opened or whose build id differs
+ * from opts->build_id is warned about here and its frames stay as they
+ * are. The strings in opts are copied.
+ */
+struct symboliser *symboliser_new(const struct symbolise_opts *opts);
+void symboliser_free(struct symboliser *s);
+
+/*
+ * True when vmlinux was opened and matches: bare addresses and vmlinux
+ * frames can be symbolised.
+ */
+bool symboliser_has_vmlinux(const struct symboliser *s);
+
+/*
+ * Symbolise nr frames in place (a batch: all frames of one binary share
+ * its caches). A symbolised frame gets file/line (the location in func
+ * itself), inl/nr_inl (the inlined calls, innermost first) and, for a
+ * bare address, func/off/size/has_off. Frames that already have a file
+ * or an inline chain are skipped unless SYMBOLISE_OVERWRITE. Returns
+ * the number of frames symbolised.
+ */
+size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
+			unsigned int flags);
+
+/* Every frame of a report: stacks, "at:" locations, irq events. */
+size_t symbolise_report(struct symboliser *s, struct ldr_report *r);
+
+const struct symbolise_stats *symboliser_stats(const struct symboliser *s);
+
+#endif
