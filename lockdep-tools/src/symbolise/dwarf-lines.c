@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Source lines and inline chains from DWARF, one map per compilation
+ * unit.
+ *
+ * addr2line -i asks dwarf_getscopes() for every address, which walks the
+ * unit's DIE tree from its root each time. Kernel units are large and a
+ * stack holds many addresses of the same few units, so instead the first
+ * address of a unit walks its tree once and builds a map: the unit's
+ * address space cut into spans, each naming its innermost scope (a
+ * subprogram or an inlined subroutine) whose parent links give the
+ * chain. Later addresses of the unit are a binary search.
+ *
+ * Invariants:
+ *  (1) map->spans[] is sorted by strictly increasing start; span i
+ *      covers [start[i], start[i + 1]); the last span has scope -1.
+ *  (2) scopes[s].parent < s: parents are added before their children.
+ *  (3) A piece of an inlined subroutine that sticks out of its parent's
+ *      piece (malformed DWARF) is clipped to it, so spans never overlap.
+ *
+ * File names are made relative to the unit's DW_AT_comp_dir (the kernel
+ * build directory), as the kernel's own tools print them.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolise/binary.h"
+#include "util/xalloc.h"
+
+struct cu_scope {
+	Dwarf_Off die;
+	int parent;
+	bool inlined;
+};
+
+struct cu_piece {
+	unsigned long long lo, hi;
+	int scope;
+};
+
+struct cu_span {
+	unsigned long long start;
+	int scope;
+};
+
+struct cu_map {
+	Dwarf_Die cudie;
+	const char *comp_dir;	/* or NULL */
+	struct cu_scope *scopes;
+	size_t nr_scopes, alloc_scopes;
+	struct cu_span *spans;
+	size_t nr_spans, alloc_spans;
+};
+
+struct cu_build {
+	struct cu_map *map;
+	struct cu_piece *pieces;
+	size_t nr_pieces, alloc_pieces;
+};
+
+/* Adds die as a scope if it has code; returns its index or -1. */
+static int add_scope(struct cu_build *cb, Dwarf_Die *die, int parent,
+		     bool inlined)
+{
+	struct cu_map *m = cb->map;
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	int id = -1;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (lo >= hi)
+			continue;
+		if (id < 0) {
+			ALLOC_GROW(m->scopes, m->nr_scopes + 1, m->alloc_scopes);
+			id = (int)m->nr_scopes++;
+			m->scopes[id].die = dwarf_dieoffset(die);
+			m->scopes[id].parent = parent;
+			m->scopes[id].inlined = inlined;
+		}
+		ALLOC_GROW(cb->pieces, cb->nr_pieces + 1, cb->alloc_pieces);
+		cb->pieces[cb->nr_pieces++] = (struct cu_piece){ lo, hi, id };
+	}
+	return id;
+}
+
+static void walk(struct cu_build *cb, Dwarf_Die *parent, int scope)
+{
+	Dwarf_Die child;
+	int id;
+
+	if (dwarf_child(parent, &child))
+		return;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+			id = add_scope(cb, &child, scope, dwarf_tag(&child) ==
+				       DW_TAG_inlined_subroutine);
+			/* no code: an abstract instance, nothing below */
+			if (id >= 0 && dwarf_haschildren(&child))
+				walk(cb, &child, id);
+			break;
+		case DW_TAG_lexical_block:
+			walk(cb, &child, scope);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int cmp_piece(const void *a, const void *b)
+{
+	const struct cu_piece *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->hi != y->hi)
+		return x->hi > y->hi ? -1 : 1;	/* outer first */
+	return x->scope - y->scope;		/* parents first (2) */
+}
+
+static void emit(struct cu_map *m, unsigned long long start, int scope)
+{
+	if (m->nr_spans && m->spans[m->nr_spans - 1].scope == scope)
+		return;
+	ALLOC_GROW(m->spans, m->nr_spans + 1, m->alloc_spans);
+	m->spans[m->nr_spans++] = (struct cu_span){ start, scope };
+}
+
+/* Cut the unit's address space into spans of innermost scopes (1). */
+static void build_spans(struct cu_build *cb)
+{
+	struct cu_map *m = cb->map;
+	struct cu_piece *stack = xmalloc((cb->nr_pieces + 1) * sizeof(*stack));
+	unsigned long long cur = 0;
+	size_t sp = 0;
+
+	qsort(cb->pieces, cb->nr_pieces, sizeof(*cb->pieces), cmp_piece);
+	for (size_t i = 0; i < cb->nr_pieces; i++) {
+		struct cu_piece p = cb->pieces[i];
+
+		while (sp && stack[sp - 1].hi <= p.lo) {
+			if (cur < stack[sp - 1].hi) {
+				emit(m, cur, stack[sp - 1].scope);
+				cur = stack[sp - 1].hi;
+			}
+			sp--;
+		}
+		if (cur < p.lo || !m->nr_spans)
+			emit(m, cur, sp ? stack[sp - 1].scope : -1);
+		if (sp && p.hi > stack[sp - 1].hi)
+			p.hi = stack[sp - 1].hi;	/* (3) */
+		cur = p.lo;
+		stack[sp++] = p;
+	}
+	while (sp) {
+		if (cur < stack[sp - 1].hi) {
+			emit(m, cur, stack[sp - 1].scope);
+			cur = stack[sp - 1].hi;
+		}
+		sp--;
+	}
+	emit(m, cur, -1);
+	free(stack);
+}
+
+static struct cu_map *build_map(Dwarf_Die *cudie)
+{
+	struct cu_map *m = xcalloc(1, sizeof(*m));
+	struct cu_build cb = { .map = m };
+	Dwarf_Attribute attr;
+
+	m->cudie = *cudie;
+	m->comp_dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir,
+						  &attr));
+	walk(&cb, cudie, -1);
+	build_spans(&cb);
+	free(cb.pieces);
+	return m;
+}
+
+static void free_map(struct cu_map *m)
+{
+	free(m->scopes);
+	free(m->spans);
+	free(m);
+}
+
+static size_t slot_of(unsigned long long off, size_t alloc)
+{
+	return (size_t)((off * 0x9e3779b97f4a7c15ull) >> 20) & (alloc - 1);
+}
+
+static struct cu_map *cu_map_of(struct sym_binary *b, Dwarf_Die *cudie)
+{
+	unsigned long long off = dwarf_dieoffset(cudie);
+	size_t i;
+
+	if (b->alloc_cus) {
+		for (i = slot_of(off, b->alloc_cus); b->cus[i].map;
+		     i = (i + 1) & (b->alloc_cus - 1))
+			if (b->cus[i].off == off)
+				return b->cus[i].map;
+	}
+	if (2 * (b->nr_cus + 1) > b->alloc_cus) {	/* rehash at half full */
+		struct cu_slot *old = b->cus;
+		size_t old_alloc = b->alloc_cus;
+
+		b->alloc_cus = old_alloc ? 2 * old_alloc : 64;
+		b->cus = xcalloc(b->alloc_cus, sizeof(*b->cus));
+		for (size_t k = 0; k < old_alloc; k++) {
+			if (!old[k].map)
+				continue;
+			for (i = slot_of(old[k].off, b->alloc_cus); b->cus[i].map;
+			     i = (i + 1) & (b->alloc_cus - 1))
+				;
+			b->cus[i] = old[k];
+		}
+		free(old);
+	}
+	for (i = slot_of(off, b->alloc_cus); b->cus[i].map;
+	     i = (i + 1) & (b->alloc_cus - 1))
+		;
+	b->cus[i].off = off;
+	b->cus[i].map = build_map(cudie);
+	b->nr_cus++;
+	return b->cus[i].map;
+}
+
+void sym_binary_free_cus(struct sym_binary *b)
+{
+	for (size_t i = 0; i < b->alloc_cus; i++)
+		if (b->cus[i].map)
+			free_map(b->cus[i].map);
+	free(b->cus);
+	b->cus = NULL;
+	b->nr_cus = b->alloc_cus = 0;
+}
+
+/* path relative to the build directory, without a leading "./" */
+static char *relative(const struct cu_map *m, const char *path)
+{
+	size_t n = m->comp_dir ? strlen(m->comp_dir) : 0;
+
+	if (!path)
+		return NULL;
+	if (n && !strncmp(path, m->comp_dir, n) && path[n] == '/')
+		path += n + 1;
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	return xstrdup(path);
+}
+
+static int innermost_scope(const struct cu_map *m, unsigned long long pc)
+{
+	size_t lo = 0, hi = m->nr_spans;
+
+	while (lo < hi) {	/* first span starting above pc */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->spans[mid].start <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? m->spans[lo - 1].scope : -1;
+}
+
+static char *call_file(struct cu_map *m, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &idx) ||
+	    dwarf_getsrcfiles(&m->cudie, &files, &nfiles) || idx >= nfiles)
+		return NULL;
+	return relative(m, dwarf_filesrc(files, idx, NULL, NULL));
+}
+
+static unsigned int call_line(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word line;
+
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &line))
+		return 0;
+	return (unsigned int)line;
+}
+
+static void clear_source(struct ldr_frame *f)
+{
+	for (size_t i = 0; i < f->nr_inl; i++) {
+		free(f->inl[i].func);
+		free(f->inl[i].file);
+	}
+	free(f->inl);
+	free(f->file);
+	f->inl = NULL;
+	f->nr_inl = 0;
+	f->file = NULL;
+	f->line = 0;
+}
+
+bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
+		       struct ldr_frame *f)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cudie;
+	Dwarf_Line *line;
+	struct cu_map *m;
+	char *file = NULL;
+	unsigned int lineno = 0;
+	size_t alloc = 0;
+	int lno, s;
+
+	if (!b->dwarf)
+		return false;
+	cudie = dwfl_module_addrdie(b->mod, pc, &bias);
+	if (!cudie)
+		return false;
+	m = cu_map_of(b, cudie);
+	pc -= bias;
+	line = dwarf_getsrc_die(cudie, pc);
+	if (line && !dwarf_lineno(line, &lno)) {
+		file = relative(m, dwarf_linesrc(line, NULL, NULL));
+		lineno = (unsigned int)lno;
+	}
+	clear_source(f);
+	for (s = innermost_scope(m, pc); s >= 0 && m->scopes[s].inlined;
+	     s = m->scopes[s].parent) {
+		Dwarf_Die die;
+		const char *name = NULL;
+
+		if (dwarf_offdie(b->dwarf, m->scopes[s].die, &die))
+			name = dwarf_diename(&die);
+		ALLOC_GROW(f->inl, f->nr_inl + 1, alloc);
+		f->inl[f->nr_inl].func = xstrdup(name ? name : "??");
+		f->inl[f->nr_inl].file = file;
+		f->inl[f->nr_inl].line = lineno;
+		f->nr_inl++;
+		file = name ? call_file(m, &die) : NULL;
+		lineno = name ? call_line(&die) : 0;
+	}
+	f->file = file;
+	f->line = lineno;
+	return file != NULL;
+}

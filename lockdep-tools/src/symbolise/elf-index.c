@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Opening a kernel binary with libdwfl and indexing its code symbols.
+ *
+ * The kernel prints a frame as func+off/size, where size is what
+ * kallsyms computes: the distance to the next symbol, padding included,
+ * not the ELF st_size. So each symbol keeps both, and a printed size is
+ * accepted when st_size <= size <= span (span: up to the next symbol of
+ * the section, or the section's end).
+ *
+ * Invariants:
+ *  (1) syms[] holds the STT_FUNC/STT_NOTYPE symbols of executable
+ *      sections, sorted by (addr, name); by_name[] points at the same
+ *      entries sorted by name.
+ *  (2) span >= 1 for every entry (aliases at one address share the span
+ *      to the next higher address).
+ */
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolise/binary.h"
+#include "util/xalloc.h"
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+struct raw_sym {
+	struct sym_entry e;
+	unsigned long long sec_end;
+};
+
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct raw_sym *x = a, *y = b;
+
+	if (x->e.addr != y->e.addr)
+		return x->e.addr < y->e.addr ? -1 : 1;
+	return strcmp(x->e.name, y->e.name);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct sym_entry *const *x = a, *const *y = b;
+	int c = strcmp((*x)->name, (*y)->name);
+
+	if (c)
+		return c;
+	return (*x)->addr < (*y)->addr ? -1 : (*x)->addr > (*y)->addr;
+}
+
+/* Where the section of a symbol ends, in libdwfl's addresses. */
+static bool section_end(Elf *elf, GElf_Word shndx, const GElf_Sym *sym,
+			GElf_Addr addr, unsigned long long *end)
+{
+	GElf_Shdr shdr_mem, *shdr;
+	GElf_Ehdr ehdr_mem, *ehdr;
+	unsigned long long start;
+
+	shdr = gelf_getshdr(elf_getscn(elf, shndx), &shdr_mem);
+	ehdr = gelf_getehdr(elf, &ehdr_mem);
+	if (!shdr || !ehdr || !(shdr->sh_flags & SHF_EXECINSTR))
+		return false;
+	/* st_value is section-relative in ET_REL, absolute otherwise */
+	start = addr - sym->st_value +
+		(ehdr->e_type == ET_REL ? 0 : shdr->sh_addr);
+	*end = start + shdr->sh_size;
+	return true;
+}
+
+static void index_symbols(struct sym_binary *b)
+{
+	struct raw_sym *raw = NULL;
+	size_t nr = 0, alloc = 0, i, j;
+	int n = dwfl_module_getsymtab(b->mod);
+
+	for (int k = 1; k < n; k++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf;
+		Dwarf_Addr bias;
+		unsigned long long end;
+		const char *name = dwfl_module_getsym_info(b->mod, k, &sym,
+							   &addr, &shndx,
+							   &elf, &bias);
+		int type = GELF_ST_TYPE(sym.st_info);
+
+		if (!name || !*name || (type != STT_FUNC && type != STT_NOTYPE))
+			continue;
+		if (shndx == SHN_UNDEF || shndx >= SHN_LORESERVE)
+			continue;
+		if (!section_end(elf, shndx, &sym, addr, &end) || addr >= end)
+			continue;
+		ALLOC_GROW(raw, nr + 1, alloc);
+		raw[nr].e.name = name;
+		raw[nr].e.addr = addr;
+		raw[nr].e.size = sym.st_size;
+		raw[nr].sec_end = end;
+		nr++;
+	}
+	qsort(raw, nr, sizeof(*raw), cmp_addr);
+	b->syms = xcalloc(nr ? nr : 1, sizeof(*b->syms));
+	b->by_name = xcalloc(nr ? nr : 1, sizeof(*b->by_name));
+	for (i = 0; i < nr; i = j) {
+		unsigned long long next;
+
+		for (j = i; j < nr && raw[j].e.addr == raw[i].e.addr; j++)
+			;
+		next = raw[i].sec_end;
+		if (j < nr && raw[j].e.addr < next)
+			next = raw[j].e.addr;
+		for (size_t k = i; k < j; k++) {
+			b->syms[k] = raw[k].e;
+			b->syms[k].span = next - raw[k].e.addr;
+		}
+	}
+	for (i = 0; i < nr; i++)
+		b->by_name[i] = &b->syms[i];
+	qsort(b->by_name, nr, sizeof(*b->by_name), cmp_name);
+	b->nr_syms = nr;
+	free(raw);
+}
+
+static char *hex_build_id(Dwfl_Module *mod)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &bits, &vaddr);
+	char *hex;
+
+	if (len <= 0)
+		return NULL;
+	hex = xmalloc(2 * len + 1);
+	for (int i = 0; i < len; i++)
+		sprintf(hex + 2 * i, "%02x", bits[i]);
+	return hex;
+}
+
+struct sym_binary *sym_binary_open(const char *path, const char **err)
+{
+	struct sym_binary *b = xcalloc(1, sizeof(*b));
+
+	b->path = xstrdup(path);
+	b->dwfl = dwfl_begin(&offline_callbacks);
+	if (!b->dwfl) {
+		*err = dwfl_errmsg(-1);
+		goto fail;
+	}
+	dwfl_report_begin(b->dwfl);
+	b->mod = dwfl_report_offline(b->dwfl, path, path, -1);
+	if (!b->mod || dwfl_report_end(b->dwfl, NULL, NULL)) {
+		*err = dwfl_errmsg(-1);
+		goto fail;
+	}
+	if (dwfl_module_getsymtab(b->mod) <= 0) {
+		*err = "no symbol table";
+		goto fail;
+	}
+	b->build_id = hex_build_id(b->mod);
+	/* NULL without DWARF: symbols still work, file:line does not */
+	b->dwarf = dwfl_module_getdwarf(b->mod, &b->bias);
+	index_symbols(b);
+	return b;
+fail:
+	sym_binary_free(b);
+	return NULL;
+}
+
+void sym_binary_free(struct sym_binary *b)
+{
+	if (!b)
+		return;
+	sym_binary_free_cus(b);
+	if (b->dwfl)
+		dwfl_end(b->dwfl);
+	free(b->syms);
+	free(b->by_name);
+	free(b->build_id);
+	free(b->path);
+	free(b);
+}
+
+bool sym_binary_has_dwarf(const struct sym_binary *b)
+{
+	return b->dwarf != NULL;
+}
+
+static bool size_fits(const struct sym_entry *e, unsigned long long off,
+		      unsigned long long size)
+{
+	if (!size)	/* not printed: only the offset can be checked */
+		return off < e->span;
+	return off < size && size >= e->size && size <= e->span;
+}
+
+enum sym_find sym_binary_find(const struct sym_binary *b, const char *func,
+			      unsigned long long off, unsigned long long size,
+			      unsigned long long *addr)
+{
+	size_t lo = 0, hi = b->nr_syms;
+	const struct sym_entry *found = NULL;
+	bool named = false;
+
+	while (lo < hi) {	/* first entry named func */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(b->by_name[mid]->name, func) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < b->nr_syms && !strcmp(b->by_name[lo]->name, func); lo++) {
+		const struct sym_entry *e = b->by_name[lo];
+
+		named = true;
+		if (!size_fits(e, off, size))
+			continue;
+		if (found && found->addr != e->addr)
+			return SYM_AMBIGUOUS;
+		found = e;
+	}
+	if (!found)
+		return named ? SYM_BAD_SIZE : SYM_NONE;
+	*addr = found->addr + off;
+	return SYM_FOUND;
+}
+
+const struct sym_entry *sym_binary_at(const struct sym_binary *b,
+				      unsigned long long addr)
+{
+	size_t lo = 0, hi = b->nr_syms;
+	const struct sym_entry *best = NULL;
+
+	while (lo < hi) {	/* first entry above addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr - b->syms[lo - 1].addr >= b->syms[lo - 1].span)
+		return NULL;
+	/* among aliases, prefer one that is sized (a function) */
+	for (size_t i = lo; i-- > 0 && b->syms[i].addr == b->syms[lo - 1].addr;)
+		if (!best || (!best->size && b->syms[i].size))
+			best = &b->syms[i];
+	return best;
+}

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockdep-symbolise: kernel stack frames to function, file:line and
+ * inline chain, against vmlinux and a modules directory, through the
+ * library's symboliser (symbolise/symbolise.h).
+ *
+ * Frames come from the arguments or, without any, from standard input,
+ * one per line; the answer to each line is flushed before the next line
+ * is read, so the tool works as a co-process (addr2line's contract).
+ * Every answer ends with exactly one line that is not an inline frame
+ * (plain: does not end in " [inline]"; JSON: one object per line).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/klog-shapes.h"
+#include "report/report-print.h"
+#include "symbolise/symbolise.h"
+#include "util/error.h"
+#include "util/json-writer.h"
+#include "util/strbuf.h"
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_PARTIAL = 1,
+	EXIT_FATAL = 2,
+	EXIT_USAGE = 64,
+};
+
+struct sym_cli {
+	struct symboliser *sym;
+	unsigned int flags;
+	bool json;
+	unsigned long bad_lines;
+};
+
+static const char usage_line[] =
+	"usage: lockdep-symbolise [-e FILE | --vmlinux=FILE] [-m DIR | --modules=DIR]\n"
+	"                         [--build-id=HEX] [-k OFF | --kaslr-offset=OFF]\n"
+	"                         [--pc] [-j | --json] [FRAME...]\n";
+
+static void print_help(void)
+{
+	fputs(usage_line, stdout);
+	fputs("\n"
+	      "Print function, source file:line and inlined calls of kernel\n"
+	      "stack frames, read from the arguments or else from standard\n"
+	      "input, one per line (answers are flushed line by line).\n"
+	      "A frame is 'func+0x1e/0x2d [module]' as the kernel prints it\n"
+	      "(looked up by symbol, no KASLR offset needed), a whole stack\n"
+	      "line '[<addr>] func+off/size', or a bare vmlinux address\n"
+	      "'0xffffffff81234567' (needs --kaslr-offset).\n"
+	      "\n"
+	      "  -e, --vmlinux=FILE       vmlinux with symbols and DWARF\n"
+	      "  -m, --modules=DIR        search DIR recursively for NAME.ko\n"
+	      "      --build-id=HEX       the running kernel's build id; a vmlinux\n"
+	      "                           with another one is not used\n"
+	      "  -k, --kaslr-offset=OFF   runtime minus link-time _stext, for bare\n"
+	      "                           addresses (0 for a kernel without KASLR)\n"
+	      "      --pc                 addresses are PCs, not return addresses\n"
+	      "                           (default: look up the line at address - 1)\n"
+	      "  -j, --json               one JSON object per frame and line\n"
+	      "  -h, --help               show this help\n"
+	      "\n"
+	      "Output: the inlined calls, innermost first, as 'func file:line\n"
+	      "[inline]', then the frame with its own file:line ('??:0' if\n"
+	      "unknown).\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 partial (a frame was left unsymbolised or a\n"
+	      "line was not a frame), 2 fatal error, 64 usage error.\n",
+	      stdout);
+}
+
+static void print_plain(const struct ldr_frame *f)
+{
+	for (size_t i = 0; i < f->nr_inl; i++) {
+		struct ldr_frame in = {
+			.func = f->inl[i].func,
+			.file = f->inl[i].file,
+			.line = f->inl[i].line,
+			.inlined = true,
+		};
+
+		report_print_frame(stdout, &in);
+		if (!in.file)
+			fputs(" ??:0", stdout);
+		fputc('\n', stdout);
+	}
+	report_print_frame(stdout, f);
+	if (!f->file)
+		fputs(" ??:0", stdout);
+	fputc('\n', stdout);
+}
+
+static void print_json(const struct ldr_frame *f)
+{
+	struct json_writer *w = jsonw_new(stdout, false);
+
+	jsonw_start_object(w);
+	jsonw_string_field(w, "func", f->func);
+	if (f->has_off) {
+		jsonw_uint_field(w, "off", f->off);
+		jsonw_uint_field(w, "size", f->size);
+	}
+	if (f->has_addr)
+		jsonw_hex_field(w, "addr", f->addr);
+	if (f->module)
+		jsonw_string_field(w, "module", f->module);
+	jsonw_string_field(w, "file", f->file);
+	jsonw_uint_field(w, "line", f->line);
+	jsonw_name(w, "inlined");
+	jsonw_start_array(w);
+	for (size_t i = 0; i < f->nr_inl; i++) {
+		jsonw_start_object(w);
+		jsonw_string_field(w, "func", f->inl[i].func);
+		jsonw_string_field(w, "file", f->inl[i].file);
+		jsonw_uint_field(w, "line", f->inl[i].line);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	jsonw_end_object(w);
+	jsonw_destroy(&w);
+}
+
+/* One input line: "ffffffff81000000" is read as a bare address too. */
+static void symbolise_line(struct sym_cli *c, const char *input,
+			   unsigned long lineno, const char *text)
+{
+	struct ldr_frame f;
+	struct strbuf hex = STRBUF_INIT;
+	const char *p = text + strspn(text, " \t");
+	size_t n = strspn(p, "0123456789abcdefABCDEF");
+	bool ok;
+
+	if (n && !p[n + strspn(p + n, " \t")] && strncmp(p, "0x", 2)) {
+		strbuf_addf(&hex, "0x%.*s", (int)n, p);
+		p = hex.buf;
+	}
+	ok = klog_parse_frame(p, &f) && !f.inlined;
+	strbuf_release(&hex);
+	if (!ok) {
+		if (f.inlined)
+			frame_release(&f);
+		error("%s:%lu: not a stack frame: '%s'", input, lineno, text);
+		c->bad_lines++;
+		memset(&f, 0, sizeof(f));
+	} else {
+		symbolise_frames(c->sym, &f, 1, c->flags);
+	}
+	if (c->json)
+		print_json(&f);
+	else if (ok)
+		print_plain(&f);
+	else
+		puts("??:0");
+	frame_release(&f);
+	fflush(stdout);
+}
+
+static int read_stdin(struct sym_cli *c)
+{
+	struct strbuf line = STRBUF_INIT;
+	unsigned long lineno = 0;
+	int ch;
+
+	do {
+		strbuf_reset(&line);
+		while ((ch = getchar()) != EOF && ch != '\n')
+			strbuf_addch(&line, ch);
+		if (ch == EOF && !line.len)
+			break;
+		lineno++;
+		strbuf_rtrim(&line);
+		symbolise_line(c, "<stdin>", lineno, line.buf);
+	} while (ch != EOF);
+	strbuf_release(&line);
+	if (ferror(stdin))
+		return error("unable to read standard input: %s",
+			     strerror(errno));
+	return 0;
+}
+
+/* "N frames, M symbolised (L with file:line); K left: reasons" */
+static void print_summary(const struct symbolise_stats *st)
+{
+	const struct {
+		const char *what;
+		size_t n;
+	} why[] = {
+		{ "binary missing or mismatched", st->no_binary },
+		{ "no such symbol", st->no_symbol },
+		{ "size mismatch", st->bad_size },
+		{ "ambiguous symbol", st->ambiguous },
+		{ "no KASLR offset", st->no_offset },
+		{ "no address", st->no_address },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%zu of %zu frames symbolised (%zu with file:line)",
+		    st->symbolised, st->frames, st->with_line);
+	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++)
+		if (why[i].n)
+			strbuf_addf(&sb, "; %zu %s", why[i].n, why[i].what);
+	warning("%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+static bool parse_offset(const char *s, unsigned long long *v)
+{
+	char *end;
+	bool neg = *s == '-';
+
+	errno = 0;
+	*v = strtoull(s + neg, &end, 0);
+	if (neg)
+		*v = -*v;
+	return !errno && end != s + neg && !*end;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_BUILD_ID = 256, OPT_PC };
+	static const struct option longopts[] = {
+		{ "vmlinux", required_argument, NULL, 'e' },
+		{ "modules", required_argument, NULL, 'm' },
+		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
+		{ "kaslr-offset", required_argument, NULL, 'k' },
+		{ "pc", no_argument, NULL, OPT_PC },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct symbolise_opts so = { 0 };
+	struct sym_cli c = { 0 };
+	const struct symbolise_stats *st;
+	int ch, ret = EXIT_OK;
+
+	error_set_prog(argv[0]);
+	while ((ch = getopt_long(argc, argv, "e:m:k:jh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'e':
+			so.vmlinux = optarg;
+			break;
+		case 'm':
+			so.modules_dir = optarg;
+			break;
+		case OPT_BUILD_ID:
+			so.build_id = optarg;
+			break;
+		case 'k':
+			if (!parse_offset(optarg, &so.kaslr_offset)) {
+				error("invalid KASLR offset '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			so.has_kaslr_offset = true;
+			break;
+		case OPT_PC:
+			c.flags |= SYMBOLISE_ACTIVATION;
+			break;
+		case 'j':
+			c.json = true;
+			break;
+		case 'h':
+			print_help();
+			return fflush(stdout) || ferror(stdout) ?
+			       EXIT_FATAL : EXIT_OK;
+		default:
+			fputs(usage_line, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (!so.vmlinux && !so.modules_dir) {
+		error("nothing to symbolise against (use --vmlinux or --modules)");
+		fputs(usage_line, stderr);
+		return EXIT_USAGE;
+	}
+	c.sym = symboliser_new(&so);
+	if (optind < argc) {
+		for (int i = optind; i < argc; i++)
+			symbolise_line(&c, "<argument>", i - optind + 1,
+				       argv[i]);
+	} else if (read_stdin(&c)) {
+		ret = EXIT_FATAL;
+	}
+	st = symboliser_stats(c.sym);
+	if (st->symbolised < st->frames || c.bad_lines) {
+		print_summary(st);
+		if (ret == EXIT_OK)
+			ret = EXIT_PARTIAL;
+	}
+	symboliser_free(c.sym);
+	if (fflush(stdout) || ferror(stdout)) {
+		error("unable to write output: %s", strerror(errno));
+		return EXIT_FATAL;
+	}
+	return ret;
+}

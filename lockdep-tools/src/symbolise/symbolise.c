@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The symboliser: which binary a frame belongs to, whether that binary
+ * can be trusted, and the address to look up (see symbolise.h).
+ *
+ * Modules are found by name in opts->modules_dir, scanned once on the
+ * first module frame. Each binary is opened once, on first use, and kept
+ * (or remembered as unusable, so its warning is given once).
+ */
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolise/binary.h"
+#include "symbolise/symbolise.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+struct mod_file {
+	char *name;		/* normalised: '-' -> '_' */
+	char *path;
+};
+
+struct mod_binary {
+	char *name;		/* normalised */
+	struct sym_binary *bin;	/* NULL: missing or mismatched */
+};
+
+struct symboliser {
+	struct symbolise_opts opts;	/* strings owned */
+	struct sym_binary *vmlinux;	/* NULL: none usable */
+	bool modules_scanned;
+	struct mod_file *files;
+	size_t nr_files, alloc_files;
+	struct mod_binary *mods;
+	size_t nr_mods, alloc_mods;
+	struct symbolise_stats stats;
+};
+
+static char *opt_strdup(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* Build ids compare case-insensitively, as hex. */
+static bool same_build_id(const char *a, const char *b)
+{
+	return !strcasecmp(a, b);
+}
+
+static struct sym_binary *open_vmlinux(struct symboliser *s)
+{
+	const char *path = s->opts.vmlinux, *err = NULL;
+	struct sym_binary *b = sym_binary_open(path, &err);
+
+	if (!b) {
+		if (!s->opts.quiet)
+			warning("unable to open vmlinux '%s': %s; kernel frames stay unsymbolised",
+				path, err);
+		return NULL;
+	}
+	if (s->opts.build_id && (!b->build_id ||
+				 !same_build_id(b->build_id, s->opts.build_id))) {
+		if (!s->opts.quiet)
+			warning("vmlinux '%s' has build id %s, the kernel %s; kernel frames stay unsymbolised",
+				path, b->build_id ? b->build_id : "(none)",
+				s->opts.build_id);
+		sym_binary_free(b);
+		return NULL;
+	}
+	if (!sym_binary_has_dwarf(b) && !s->opts.quiet)
+		warning("vmlinux '%s' has no DWARF: functions only, no file:line",
+			path);
+	return b;
+}
+
+struct symboliser *symboliser_new(const struct symbolise_opts *opts)
+{
+	struct symboliser *s = xcalloc(1, sizeof(*s));
+
+	s->opts = *opts;
+	s->opts.vmlinux = opt_strdup(opts->vmlinux);
+	s->opts.modules_dir = opt_strdup(opts->modules_dir);
+	s->opts.build_id = opt_strdup(opts->build_id);
+	if (s->opts.vmlinux)
+		s->vmlinux = open_vmlinux(s);
+	return s;
+}
+
+void symboliser_free(struct symboliser *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	sym_binary_free(s->vmlinux);
+	for (i = 0; i < s->nr_files; i++) {
+		free(s->files[i].name);
+		free(s->files[i].path);
+	}
+	free(s->files);
+	for (i = 0; i < s->nr_mods; i++) {
+		free(s->mods[i].name);
+		sym_binary_free(s->mods[i].bin);
+	}
+	free(s->mods);
+	free((char *)s->opts.vmlinux);
+	free((char *)s->opts.modules_dir);
+	free((char *)s->opts.build_id);
+	free(s);
+}
+
+bool symboliser_has_vmlinux(const struct symboliser *s)
+{
+	return s->vmlinux != NULL;
+}
+
+const struct symbolise_stats *symboliser_stats(const struct symboliser *s)
+{
+	return &s->stats;
+}
+
+static char *module_name(const char *s, size_t n)
+{
+	char *name = xstrndup(s, n);
+
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return name;
+}
+
+/* nftw() has no closure argument; the scan is short and not reentrant. */
+static struct symboliser *scanning;
+
+static int scan_one(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	static const char *const exts[] = { ".ko", ".ko.xz", ".ko.zst",
+					    ".ko.gz" };
+	const char *base = path + ftw->base;
+	size_t n = strlen(base);
+
+	(void)st;
+	if (type != FTW_F)
+		return 0;
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		size_t e = strlen(exts[i]);
+		struct symboliser *s = scanning;
+
+		if (n > e && !strcmp(base + n - e, exts[i])) {
+			ALLOC_GROW(s->files, s->nr_files + 1, s->alloc_files);
+			s->files[s->nr_files].name = module_name(base, n - e);
+			s->files[s->nr_files].path = xstrdup(path);
+			s->nr_files++;
+			break;
+		}
+	}
+	return 0;
+}
+
+static void scan_modules(struct symboliser *s)
+{
+	s->modules_scanned = true;
+	if (!s->opts.modules_dir)
+		return;
+	scanning = s;
+	if (nftw(s->opts.modules_dir, scan_one, 16, FTW_PHYS) && !s->opts.quiet)
+		warning("unable to scan modules directory '%s'",
+			s->opts.modules_dir);
+	scanning = NULL;
+}
+
+/*
+ * The file of module name: build id equal to the frame's when it
+ * printed one; among candidates, one with DWARF first.
+ */
+static struct sym_binary *open_module(struct symboliser *s, const char *name,
+				      const char *build_id)
+{
+	struct sym_binary *best = NULL;
+	const char *why = "no such file";
+	bool found = false;
+
+	for (size_t i = 0; i < s->nr_files; i++) {
+		struct sym_binary *b;
+		const char *err = NULL;
+
+		if (strcmp(s->files[i].name, name))
+			continue;
+		found = true;
+		b = sym_binary_open(s->files[i].path, &err);
+		if (!b) {
+			why = err;
+			continue;
+		}
+		if (build_id && (!b->build_id ||
+				 !same_build_id(b->build_id, build_id))) {
+			why = "build id differs";
+			sym_binary_free(b);
+			continue;
+		}
+		if (!best || (!sym_binary_has_dwarf(best) &&
+			      sym_binary_has_dwarf(b))) {
+			sym_binary_free(best);
+			best = b;
+		} else {
+			sym_binary_free(b);
+		}
+	}
+	if (!best && !s->opts.quiet)
+		warning("module '%s' %s in '%s' (%s); its frames stay unsymbolised",
+			name, found ? "unusable" : "not found",
+			s->opts.modules_dir, why);
+	return best;
+}
+
+static struct sym_binary *module_binary(struct symboliser *s,
+					const struct ldr_frame *f)
+{
+	char *name;
+	size_t i;
+
+	if (!s->opts.modules_dir)
+		return NULL;
+	if (!s->modules_scanned)
+		scan_modules(s);
+	name = module_name(f->module, strlen(f->module));
+	for (i = 0; i < s->nr_mods; i++)
+		if (!strcmp(s->mods[i].name, name))
+			break;
+	if (i == s->nr_mods) {
+		ALLOC_GROW(s->mods, s->nr_mods + 1, s->alloc_mods);
+		s->mods[i].name = name;
+		s->mods[i].bin = open_module(s, name, f->build_id);
+		s->nr_mods++;
+	} else {
+		free(name);
+	}
+	return s->mods[i].bin;
+}
+
+/* Counts why f could not be symbolised; returns false. */
+static bool fail(size_t *counter)
+{
+	(*counter)++;
+	return false;
+}
+
+static bool symbolise_one(struct symboliser *s, struct ldr_frame *f,
+			  unsigned int flags)
+{
+	struct sym_binary *b;
+	unsigned long long addr, off;
+	bool lined;
+
+	if (!f->func && !f->has_addr)
+		return fail(&s->stats.no_address);
+	b = f->module ? module_binary(s, f) : s->vmlinux;
+	if (!b)
+		return fail(&s->stats.no_binary);
+	if (f->func && f->has_off) {
+		switch (sym_binary_find(b, f->func, f->off, f->size, &addr)) {
+		case SYM_FOUND:
+			break;
+		case SYM_NONE:
+			return fail(&s->stats.no_symbol);
+		case SYM_BAD_SIZE:
+			return fail(&s->stats.bad_size);
+		case SYM_AMBIGUOUS:
+			return fail(&s->stats.ambiguous);
+		}
+		off = f->off;
+	} else if (f->has_addr && !f->module) {
+		const struct sym_entry *e;
+
+		if (!s->opts.has_kaslr_offset)
+			return fail(&s->stats.no_offset);
+		addr = f->addr - s->opts.kaslr_offset;
+		e = sym_binary_at(b, addr);
+		if (!e)
+			return fail(&s->stats.no_symbol);
+		if (f->func && strcmp(f->func, e->name))
+			return fail(&s->stats.no_symbol);
+		off = addr - e->addr;
+		if (!f->func) {
+			f->func = xstrdup(e->name);
+			f->off = off;
+			f->size = e->span;
+			f->has_off = true;
+		}
+	} else {
+		return fail(&s->stats.no_address);
+	}
+	/* a return address: the call is the byte before it */
+	if (!(flags & SYMBOLISE_ACTIVATION) && off)
+		addr--;
+	lined = sym_binary_source(b, addr, f);
+	if (lined)
+		s->stats.with_line++;
+	return true;
+}
+
+size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
+			unsigned int flags)
+{
+	size_t done = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		struct ldr_frame *f = &v[i];
+
+		if (f->inlined)	/* a printed inline frame: no address */
+			continue;
+		s->stats.frames++;
+		if ((f->file || f->nr_inl) && !(flags & SYMBOLISE_OVERWRITE))
+			continue;
+		if (symbolise_one(s, f, flags)) {
+			s->stats.symbolised++;
+			done++;
+		}
+	}
+	return done;
+}
+
+size_t symbolise_report(struct symboliser *s, struct ldr_report *r)
+{
+	size_t done = 0, i;
+
+	for (i = 0; i < r->nr_stacks; i++)
+		done += symbolise_frames(s, r->stacks[i].frames.v,
+					 r->stacks[i].frames.nr, 0);
+	for (i = 0; i < r->nr_locks; i++)
+		done += symbolise_frames(s, r->locks[i].at.v,
+					 r->locks[i].at.nr, 0);
+	for (i = 0; i < r->nr_irq_events; i++)
+		done += symbolise_frames(s, r->irq_events[i].frames.v,
+					 r->irq_events[i].frames.nr, 0);
+	return done;
+}
