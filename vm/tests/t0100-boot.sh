@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The spine: one guest boot, collected through the agent port.
+. "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
+
+VM=$TOP/build/vm/t0100
+RAW=$VM/raw
+
+test_expect_success 'guest boots, serves the agent, powers off by itself' '
+	"$TOP/vm/boot.sh" -n t0100 -t 300 >"$TRASH/boot.out" 2>&1 ||
+	{ cat "$TRASH/boot.out"; false; }
+'
+
+test_expect_success 'locking self-tests all pass' '
+	"$TOP/vm/check-selftest.sh" "$VM/console.log"
+'
+
+test_expect_success 'self-test check fails on a FAILED cell' '
+	sed "0,/  ok  |/s//FAILED|/" "$VM/console.log" >bad.log &&
+	! "$TOP/vm/check-selftest.sh" bad.log
+'
+
+test_expect_success 'self-test check fails when the summary line is missing' '
+	grep -v "testcases passed" "$VM/console.log" >cut.log &&
+	! "$TOP/vm/check-selftest.sh" cut.log
+'
+
+test_expect_success 'lockdep_stats through the agent says debug_locks 1' '
+	grep -E "^ *debug_locks: +1$" "$RAW/files/proc/lockdep_stats"
+'
+
+test_expect_success 'every file the kernel has arrived complete' '
+	for f in /proc/lockdep /proc/lockdep_stats /proc/lockdep_chains \
+		/proc/lock_stat /proc/version /proc/cmdline /proc/config.gz \
+		/sys/kernel/notes; do
+		grep -qx "file complete $f [0-9]*" "$RAW/MANIFEST" &&
+		test -s "$RAW/files$f" || { echo "not complete: $f"; exit 1; }
+	done &&
+	! grep -E "^file incomplete" "$RAW/MANIFEST"
+'
+
+test_expect_success 'kmsg stream is complete with no sequence gap' '
+	grep -E "^kmsg complete [0-9]+ 0 [0-9]+ -$" "$RAW/MANIFEST" &&
+	grep -q "testcases passed" "$RAW/kmsg"
+'
+
+test_expect_success 'the kernel is the one we built' '
+	release=$(make -s -C "$TOP/build/linux" kernelrelease) &&
+	grep -q "Linux version $release " "$RAW/files/proc/version"
+'
+
+test_done
