@@ -82,7 +82,7 @@ struct proc_lock_stat_point {
 	size_t name_len;
 	unsigned long long count;
 	unsigned long long addr;	/* "[<%p>]", if has_addr */
-	bool has_addr;
+	bool has_addr;		/* false for "[<(____ptrval____)>]" */
 	const char *symbol;	/* "do_user_addr_fault+0x1d0/0x6a0", or NULL */
 	size_t symbol_len;
 	unsigned long class_seq;
