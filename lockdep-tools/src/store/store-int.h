@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the store: the open handle and the prepared-statement cache
+ * shared by store.c (open, migrations, boots), store-report.c (writing
+ * reports) and store-read.c (reading them back).
+ */
+#ifndef STORE_STORE_INT_H
+#define STORE_STORE_INT_H
+
+#include <sqlite3.h>
+
+#include "store/store.h"
+
+enum store_stmt {
+	ST_BOOT_INSERT,
+	ST_FILE_INSERT,
+	ST_REPORT_INSERT,
+	ST_LOCK_INSERT,
+	ST_STACK_INSERT,
+	ST_FRAME_INSERT,
+	ST_CHAIN_INSERT,
+	ST_CHAIN_SUMMARY_INSERT,
+	ST_SCENARIO_INSERT,
+	ST_IRQ_EVENT_INSERT,
+	ST_NOTE_INSERT,
+	ST_RAW_INSERT,
+	ST_INLINE_INSERT,
+	ST_CLASS_INSERT,
+	ST_DEP_INSERT,
+	ST_CHAIN_ROW_INSERT,
+	ST_CHAIN_CLASS_INSERT,
+	ST_STAT_INSERT,
+	ST_LOCK_STAT_INSERT,
+	ST_LOCK_POINT_INSERT,
+	ST_SELFTEST_SUMMARY_INSERT,
+	ST_SELFTEST_INSERT,
+	ST_NR
+};
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	bool read_only;
+	int64_t boot_id;	/* the open boot, 0 if none */
+	struct class_map *classes;	/* store-proc.c: the open boot's */
+	/* per-boot row counters of the tables keyed by (boot_id, idx) */
+	long long nr_chains, nr_stats, nr_lock_stat, nr_points, nr_selftest;
+	sqlite3_stmt *stmt[ST_NR];
+};
+
+/* Print "@what '@path': sqlite's message" and return -1. */
+int store_fail(struct store *st, const char *what);
+
+/*
+ * The cached statement @which, reset with its bindings cleared, or NULL
+ * after an error was printed.
+ */
+sqlite3_stmt *store_stmt(struct store *st, enum store_stmt which);
+
+/* Step @s to SQLITE_DONE; -1 after printing @what failed. */
+int store_step_done(struct store *st, sqlite3_stmt *s, const char *what);
+
+/* Bind helpers: NULL for a NULL string, hex TEXT for kernel addresses. */
+void store_bind_text(sqlite3_stmt *s, int i, const char *v);
+void store_bind_addr(sqlite3_stmt *s, int i, unsigned long long addr,
+		     bool valid);
+/* Bound as an INTEGER, the same 64 bits read back by store-read.c. */
+void store_bind_u64(sqlite3_stmt *s, int i, unsigned long long v);
+
+/* Forget the open boot's class map (store-proc.c). */
+void store_classes_reset(struct store *st);
+
+/* Must be inside store_boot_begin()..commit/abort; else print and -1. */
+int store_need_boot(struct store *st, const char *what);
+
+#endif

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading the store back: boots, and reports rebuilt as the struct
+ * ldr_report the printers take. A database can be edited by hand, so
+ * whatever is read is checked again: an index that points nowhere
+ * becomes -1 and a frame whose owner does not exist is dropped, keeping
+ * invariant (1) of report.h true for the rebuilt report.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store-int.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static char *col_strdup(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static const char *col_text(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+
+	return t ? (const char *)t : "";
+}
+
+/* An index column: -1 if NULL or not below @nr. */
+static int col_index(sqlite3_stmt *s, int i, size_t nr)
+{
+	sqlite3_int64 v;
+
+	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+		return -1;
+	v = sqlite3_column_int64(s, i);
+	return v >= 0 && (size_t)v < nr ? (int)v : -1;
+}
+
+static int prepare(struct store *st, const char *sql, sqlite3_stmt **s)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL))
+		return store_fail(st, "unable to read");
+	return 0;
+}
+
+/* Finish a SELECT loop: -1 unless it ended with SQLITE_DONE. */
+static int finish(struct store *st, sqlite3_stmt *s, int rc)
+{
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_fail(st, "unable to read");
+	return 0;
+}
+
+/* ---- boots ---- */
+
+void store_boot_row_release(struct store_boot_row *b)
+{
+	free(b->label);
+	free(b->collected_at);
+	free(b->source);
+	free(b->kernel_release);
+	free(b->completeness);
+	memset(b, 0, sizeof(*b));
+}
+
+int store_boot_foreach(struct store *st, store_boot_fn fn, void *data)
+{
+	struct store_boot_row b;
+	sqlite3_stmt *s;
+	int rc, ret = 0;
+
+	if (prepare(st, "SELECT b.id, b.label, b.collected_at, b.source,"
+		    " b.kernel_release, b.completeness,"
+		    " (SELECT count(*) FROM reports r WHERE r.boot_id = b.id)"
+		    " FROM boots b ORDER BY b.id", &s))
+		return -1;
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		b.id = sqlite3_column_int64(s, 0);
+		b.label = col_strdup(s, 1);
+		b.collected_at = col_strdup(s, 2);
+		b.source = col_strdup(s, 3);
+		b.kernel_release = col_strdup(s, 4);
+		b.completeness = col_strdup(s, 5);
+		b.reports = sqlite3_column_int64(s, 6);
+		ret = fn(&b, data);
+		store_boot_row_release(&b);
+	}
+	if (ret) {
+		sqlite3_finalize(s);
+		return ret;
+	}
+	return finish(st, s, rc);
+}
+
+static int64_t select_int(struct store *st, const char *sql, int64_t arg,
+			  int64_t none)
+{
+	sqlite3_stmt *s;
+	int64_t v = none;
+	int rc;
+
+	if (prepare(st, sql, &s))
+		return -1;
+	sqlite3_bind_int64(s, 1, arg);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(s, 0);
+	if (rc == SQLITE_ROW)
+		rc = SQLITE_DONE;
+	return finish(st, s, rc) ? -1 : v;
+}
+
+int64_t store_boot_latest(struct store *st)
+{
+	return select_int(st, "SELECT max(id) FROM boots WHERE ? = 0", 0, 0);
+}
+
+int store_boot_exists(struct store *st, int64_t id)
+{
+	return select_int(st, "SELECT 1 FROM boots WHERE id = ?", id, 0);
+}
+
+/* ---- reports ---- */
+
+static int role_from_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < LDR_ROLE_NR; i++)
+		if (!strcmp(ldr_role_name(i), name))
+			return i;
+	return LDR_ROLE_OTHER;
+}
+
+static struct ldr_report *report_from_row(sqlite3_stmt *s)
+{
+	int type = ldr_type_from_name(col_text(s, 2));
+	struct ldr_report *r;
+
+	r = report_new(type < 0 ? LDR_OTHER_LOCKDEP : type, col_text(s, 19));
+	r->id = sqlite3_column_int64(s, 0);
+	r->title = col_strdup(s, 3);
+	r->dedup_key = col_strdup(s, 4);
+	report_set(&r->header, col_text(s, 5));
+	r->message = col_strdup(s, 6);
+	r->release = col_strdup(s, 7);
+	r->taint = col_strdup(s, 8);
+	r->task = col_strdup(s, 9);
+	if (sqlite3_column_type(s, 10) != SQLITE_NULL)
+		r->pid = sqlite3_column_int64(s, 10);
+	if (sqlite3_column_type(s, 11) != SQLITE_NULL)
+		r->cpu = sqlite3_column_int64(s, 11);
+	r->irq_context = col_strdup(s, 12);
+	r->hardware = col_strdup(s, 13);
+	r->irq_class = col_strdup(s, 14);
+	if (sqlite3_column_type(s, 15) != SQLITE_NULL) {
+		r->has_irq_event_stamp = true;
+		r->irq_event_stamp = sqlite3_column_int64(s, 15);
+	}
+	r->old_format = sqlite3_column_int(s, 16);
+	r->truncated = sqlite3_column_int(s, 17);
+	r->first_line = sqlite3_column_int64(s, 20);
+	r->last_line = sqlite3_column_int64(s, 21);
+	r->raw_dropped = sqlite3_column_int64(s, 23);
+	return r;
+}
+
+static void frame_from_row(struct ldr_frame *f, sqlite3_stmt *s)
+{
+	f->func = col_strdup(s, 2);
+	if (sqlite3_column_type(s, 3) != SQLITE_NULL) {
+		f->has_off = true;
+		f->off = sqlite3_column_int64(s, 3);
+		f->size = sqlite3_column_int64(s, 4);
+	}
+	if (sqlite3_column_type(s, 5) != SQLITE_NULL) {
+		f->has_addr = true;
+		f->addr = strtoull(col_text(s, 5), NULL, 16);
+	}
+	f->module = col_strdup(s, 6);
+	f->build_id = col_strdup(s, 7);
+	f->file = col_strdup(s, 8);
+	f->line = sqlite3_column_int(s, 9);
+	f->unreliable = sqlite3_column_int(s, 10);
+	f->inlined = sqlite3_column_int(s, 11);
+}
+
+static int load_locks(struct store *st, struct ldr_report *r, sqlite3_stmt *s)
+{
+	struct ldr_lock *l;
+	int rc, i;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		i = report_add_lock(r, role_from_name(col_text(s, 0)));
+		l = &r->locks[i];
+		l->name = xstrdup(col_text(s, 1));
+		l->class_name = xstrdup(col_text(s, 2));
+		l->version = sqlite3_column_int64(s, 3);
+		l->subclass = sqlite3_column_int64(s, 4);
+		l->usage = col_strdup(s, 5);
+		l->usage_bits = sqlite3_column_int64(s, 6);
+		if (sqlite3_column_type(s, 7) != SQLITE_NULL)
+			l->wait_outer = sqlite3_column_int(s, 7);
+		if (sqlite3_column_type(s, 8) != SQLITE_NULL)
+			l->wait_inner = sqlite3_column_int(s, 8);
+		if (sqlite3_column_type(s, 9) != SQLITE_NULL) {
+			l->has_addr = true;
+			l->addr = strtoull(col_text(s, 9), NULL, 16);
+		}
+		if (sqlite3_column_type(s, 10) != SQLITE_NULL)
+			l->index = sqlite3_column_int(s, 10);
+		l->holder = col_strdup(s, 11);
+		l->line = sqlite3_column_int64(s, 12);
+	}
+	return finish(st, s, rc);
+}
+
+static int load_stacks(struct store *st, struct ldr_report *r,
+		       sqlite3_stmt *s)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		report_add_stack(r, col_text(s, 0),
+				 col_index(s, 1, r->nr_locks));
+	return finish(st, s, rc);
+}
+
+static int load_irq_events(struct store *st, struct ldr_report *r,
+			   sqlite3_stmt *s)
+{
+	struct ldr_irq_event *e;
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(r->irq_events, r->nr_irq_events + 1,
+			   r->alloc_irq_events);
+		e = &r->irq_events[r->nr_irq_events++];
+		memset(e, 0, sizeof(*e));
+		e->what = xstrdup(col_text(s, 0));
+		e->stamp = sqlite3_column_int64(s, 1);
+	}
+	return finish(st, s, rc);
+}
+
+/* The frame list a report_frames row belongs to, or NULL. */
+static struct ldr_frames *frames_owner(struct ldr_report *r, const char *owner,
+				       sqlite3_int64 i)
+{
+	if (i < 0)
+		return NULL;
+	if (!strcmp(owner, "stack") && (size_t)i < r->nr_stacks)
+		return &r->stacks[i].frames;
+	if (!strcmp(owner, "lock") && (size_t)i < r->nr_locks)
+		return &r->locks[i].at;
+	if (!strcmp(owner, "irq-event") && (size_t)i < r->nr_irq_events)
+		return &r->irq_events[i].frames;
+	return NULL;
+}
+
+static int load_frames(struct store *st, struct ldr_report *r,
+		       sqlite3_stmt *s)
+{
+	struct ldr_frames *fr;
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		fr = frames_owner(r, col_text(s, 0),
+				  sqlite3_column_int64(s, 1));
+		if (fr)
+			frame_from_row(frames_add(fr), s);
+	}
+	return finish(st, s, rc);
+}
+
+static int load_inlines(struct store *st, struct ldr_report *r,
+			sqlite3_stmt *s)
+{
+	struct ldr_frames *fr;
+	struct ldr_frame *f;
+	sqlite3_int64 i;
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		fr = frames_owner(r, col_text(s, 0),
+				  sqlite3_column_int64(s, 1));
+		i = sqlite3_column_int64(s, 2);
+		if (!fr || i < 0 || (size_t)i >= fr->nr)
+			continue;
+		f = &fr->v[i];
+		f->inl = xrealloc(f->inl, (f->nr_inl + 1) * sizeof(*f->inl));
+		f->inl[f->nr_inl].func = xstrdup(col_text(s, 3));
+		f->inl[f->nr_inl].file = col_strdup(s, 4);
+		f->inl[f->nr_inl++].line = sqlite3_column_int(s, 5);
+	}
+	return finish(st, s, rc);
+}
+
+static int load_lists(struct store *st, struct ldr_report *r,
+		      sqlite3_stmt *s, int which)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		switch (which) {
+		case 0:
+			ALLOC_GROW(r->chain, r->nr_chain + 1, r->alloc_chain);
+			r->chain[r->nr_chain].lock =
+				col_index(s, 0, r->nr_locks);
+			r->chain[r->nr_chain++].stack =
+				col_index(s, 1, r->nr_stacks);
+			break;
+		case 1:
+			ALLOC_GROW(r->chain_summary, r->nr_chain_summary + 1,
+				   r->alloc_chain_summary);
+			r->chain_summary[r->nr_chain_summary++] =
+				xstrdup(col_text(s, 0));
+			break;
+		case 2:
+			ALLOC_GROW(r->scenario, r->nr_scenario + 1,
+				   r->alloc_scenario);
+			r->scenario[r->nr_scenario].cpu =
+				sqlite3_column_int(s, 0);
+			r->scenario[r->nr_scenario++].text =
+				xstrdup(col_text(s, 1));
+			break;
+		case 3:
+			report_add_note(r, col_text(s, 0));
+			break;
+		case 4:
+			ALLOC_GROW(r->raw, r->nr_raw + 1, r->alloc_raw);
+			r->raw[r->nr_raw].lineno = sqlite3_column_int64(s, 0);
+			r->raw[r->nr_raw++].text = xstrdup(col_text(s, 1));
+			break;
+		}
+	}
+	return finish(st, s, rc);
+}
+
+/* The per-report queries, in the order they must run (owners first). */
+static const char *const part_sql[] = {
+	"SELECT role, name, class_name, version, subclass, usage, usage_bits,"
+	" wait_outer, wait_inner, addr, held_index, holder, line"
+	" FROM report_locks WHERE report_id = ? ORDER BY idx",
+	"SELECT label, lock_idx FROM report_stacks WHERE report_id = ?"
+	" ORDER BY idx",
+	"SELECT what, stamp FROM report_irq_events WHERE report_id = ?"
+	" ORDER BY idx",
+	"SELECT owner, owner_idx, func, off, size, addr, module, build_id,"
+	" file, line, unreliable, inlined FROM report_frames"
+	" WHERE report_id = ? ORDER BY owner, owner_idx, idx",
+	"SELECT owner, owner_idx, frame_idx, func, file, line"
+	" FROM frame_inlines WHERE report_id = ?"
+	" ORDER BY owner, owner_idx, frame_idx, depth",
+	"SELECT lock_idx, stack_idx FROM report_chain WHERE report_id = ?"
+	" ORDER BY idx",
+	"SELECT name FROM report_chain_summary WHERE report_id = ?"
+	" ORDER BY idx",
+	"SELECT cpu, text FROM report_scenario WHERE report_id = ?"
+	" ORDER BY idx",
+	"SELECT text FROM report_notes WHERE report_id = ? ORDER BY idx",
+	"SELECT lineno, text FROM report_raw WHERE report_id = ? ORDER BY idx",
+};
+
+static int load_parts(struct store *st, struct ldr_report *r, sqlite3_stmt *bt)
+{
+	sqlite3_stmt *s;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(part_sql) / sizeof(*part_sql); i++) {
+		if (prepare(st, part_sql[i], &s))
+			return -1;
+		sqlite3_bind_int64(s, 1, r->id);
+		switch (i) {
+		case 0:
+			ret = load_locks(st, r, s);
+			break;
+		case 1:
+			ret = load_stacks(st, r, s);
+			break;
+		case 2:
+			ret = load_irq_events(st, r, s);
+			break;
+		case 3:
+			ret = load_frames(st, r, s);
+			break;
+		case 4:
+			ret = load_inlines(st, r, s);
+			break;
+		default:
+			ret = load_lists(st, r, s, i - 5);
+			break;
+		}
+		if (ret)
+			return -1;
+	}
+	r->backtrace = col_index(bt, 22, r->nr_stacks);
+	return 0;
+}
+
+#define REPORT_COLUMNS							\
+	"SELECT id, boot_id, type, title, dedup_key, header, message,"	\
+	" release, taint, task, pid, cpu, irq_context, hardware,"	\
+	" irq_class, irq_event_stamp, old_format, truncated, input,"	\
+	" first_line, last_line, seq, backtrace, raw_dropped FROM reports"
+
+static int foreach_row(struct store *st, sqlite3_stmt *s,
+		       void (*fn)(struct ldr_report *r, void *data),
+		       void *data)
+{
+	struct ldr_report *r;
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		r = report_from_row(s);
+		if (load_parts(st, r, s)) {
+			report_free(r);
+			sqlite3_finalize(s);
+			return -1;
+		}
+		fn(r, data);
+	}
+	return finish(st, s, rc);
+}
+
+int store_report_foreach(struct store *st, int64_t boot_id,
+			 void (*fn)(struct ldr_report *r, void *data),
+			 void *data)
+{
+	sqlite3_stmt *s;
+
+	if (prepare(st, REPORT_COLUMNS " WHERE ? = 0 OR boot_id = ?"
+		    " ORDER BY id", &s))
+		return -1;
+	sqlite3_bind_int64(s, 1, boot_id);
+	sqlite3_bind_int64(s, 2, boot_id);
+	return foreach_row(st, s, fn, data);
+}
+
+static void keep_one(struct ldr_report *r, void *data)
+{
+	*(struct ldr_report **)data = r;
+}
+
+struct ldr_report *store_report_load(struct store *st, int64_t id,
+				     bool *found)
+{
+	struct ldr_report *r = NULL;
+	sqlite3_stmt *s;
+
+	*found = false;
+	if (prepare(st, REPORT_COLUMNS " WHERE id = ?", &s))
+		return NULL;
+	sqlite3_bind_int64(s, 1, id);
+	if (foreach_row(st, s, keep_one, &r))
+		return NULL;
+	*found = r != NULL;
+	return r;
+}

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The store: opening a database, migrating its schema forward, and the
+ * one-transaction-per-boot life cycle of every write.
+ *
+ * NOTES ON THE DESIGN OF THE STORE
+ *
+ * (1) PRAGMA user_version is the schema version: the number of entries of
+ *     store_migrations[] applied, in order. Each migration runs in its own
+ *     transaction together with the user_version bump, so a database is
+ *     always exactly at some version, never between two.
+ * (2) A database at a version above store_schema_version() was written by
+ *     a newer build: it is refused, never written.
+ * (3) Foreign keys are on for every connection, so no row can point at a
+ *     boot, report or class that does not exist, and deleting a boot
+ *     deletes everything of it (ON DELETE CASCADE).
+ * (4) The journal is WAL: readers (lockdep-report, sqlite3) never block
+ *     the one writer, and a writer never sees a half-written page after a
+ *     crash. A busy timeout makes a second writer wait, not fail at once.
+ * (5) Every write of a boot happens between store_boot_begin() (BEGIN
+ *     IMMEDIATE + the boots row) and store_boot_commit(). A collection
+ *     that fails, is interrupted or crashes before the commit leaves the
+ *     database as it was: no half boot, the previous boots intact.
+ * (6) At most one boot is open per handle (st->boot_id != 0 exactly while
+ *     the transaction of (5) is open).
+ * (7) The store never prints to stdout and never exits; each failure is
+ *     one error line naming the database file, and the caller decides.
+ *
+ * States of a handle and the functions that move between them:
+ *
+ *   CLOSED --store_open()--> IDLE --store_boot_begin()--> IN_BOOT
+ *   IN_BOOT --store_boot_commit() / store_boot_abort()--> IDLE
+ *   IDLE --store_close()--> CLOSED   (IN_BOOT --store_close()--> aborted)
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store/schema.h"
+#include "store/store-int.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+#define STORE_BUSY_TIMEOUT_MS	10000
+
+static const char *const stmt_sql[ST_NR] = {
+	[ST_BOOT_INSERT] =
+		"INSERT INTO boots (label, collected_at, source, source_path)"
+		" VALUES (?, ?, ?, ?)",
+	[ST_FILE_INSERT] =
+		"INSERT INTO files (boot_id, path, status, bytes, reason, content)"
+		" VALUES (?, ?, ?, ?, ?, ?)",
+	[ST_REPORT_INSERT] =
+		"INSERT INTO reports (boot_id, seq, type, title, dedup_key,"
+		" header, message, release, taint, task, pid, cpu,"
+		" irq_context, hardware, irq_class, irq_event_stamp,"
+		" old_format, truncated, input, first_line, last_line,"
+		" backtrace, raw_dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+		" ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_LOCK_INSERT] =
+		"INSERT INTO report_locks (report_id, idx, role, name,"
+		" class_name, version, subclass, usage, usage_bits,"
+		" wait_outer, wait_inner, addr, held_index, holder, line)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_STACK_INSERT] =
+		"INSERT INTO report_stacks (report_id, idx, label, lock_idx)"
+		" VALUES (?, ?, ?, ?)",
+	[ST_FRAME_INSERT] =
+		"INSERT INTO report_frames (report_id, owner, owner_idx, idx,"
+		" func, off, size, addr, module, build_id, file, line,"
+		" unreliable, inlined) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+		" ?, ?, ?, ?)",
+	[ST_CHAIN_INSERT] =
+		"INSERT INTO report_chain (report_id, idx, lock_idx, stack_idx)"
+		" VALUES (?, ?, ?, ?)",
+	[ST_CHAIN_SUMMARY_INSERT] =
+		"INSERT INTO report_chain_summary (report_id, idx, name)"
+		" VALUES (?, ?, ?)",
+	[ST_SCENARIO_INSERT] =
+		"INSERT INTO report_scenario (report_id, idx, cpu, text)"
+		" VALUES (?, ?, ?, ?)",
+	[ST_IRQ_EVENT_INSERT] =
+		"INSERT INTO report_irq_events (report_id, idx, what, stamp)"
+		" VALUES (?, ?, ?, ?)",
+	[ST_NOTE_INSERT] =
+		"INSERT INTO report_notes (report_id, idx, text)"
+		" VALUES (?, ?, ?)",
+	[ST_RAW_INSERT] =
+		"INSERT INTO report_raw (report_id, idx, lineno, text)"
+		" VALUES (?, ?, ?, ?)",
+	[ST_INLINE_INSERT] =
+		"INSERT INTO frame_inlines (report_id, owner, owner_idx,"
+		" frame_idx, depth, func, file, line)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_CLASS_INSERT] =
+		"INSERT INTO classes (boot_id, key, name, ops, forward_deps,"
+		" backward_deps, usage, usage_bits, wait_outer, wait_inner)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_DEP_INSERT] =
+		"INSERT OR IGNORE INTO dependencies (boot_id, from_class,"
+		" to_class, dep_bits, distance, trace)"
+		" VALUES (?, ?, ?, ?, ?, ?)",
+	[ST_CHAIN_ROW_INSERT] =
+		"INSERT INTO chains (boot_id, idx, irq_context)"
+		" VALUES (?, ?, ?)",
+	[ST_CHAIN_CLASS_INSERT] =
+		"INSERT INTO chain_classes (chain_id, idx, key, name, class_id)"
+		" VALUES (?, ?, ?, ?, ?)",
+	[ST_STAT_INSERT] =
+		"INSERT INTO stats (boot_id, idx, name, value, max)"
+		" VALUES (?, ?, ?, ?, ?)",
+	[ST_LOCK_STAT_INSERT] =
+		"INSERT INTO lock_stat (boot_id, idx, name, read, con_bounces,"
+		" contentions, waittime_min, waittime_max, waittime_total,"
+		" waittime_avg, acq_bounces, acquisitions, holdtime_min,"
+		" holdtime_max, holdtime_total, holdtime_avg)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_LOCK_POINT_INSERT] =
+		"INSERT INTO lock_stat_points (boot_id, idx, class_seq, kind,"
+		" name, count, addr, symbol) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_SELFTEST_INSERT] =
+		"INSERT INTO selftest (boot_id, idx, section, test, variant,"
+		" result) VALUES (?, ?, ?, ?, ?, ?)",
+	[ST_SELFTEST_SUMMARY_INSERT] =
+		"INSERT OR REPLACE INTO selftest_summary (boot_id, outcome,"
+		" failures, total) VALUES (?, ?, ?, ?)",
+};
+
+int store_schema_version(void)
+{
+	return store_nr_migrations;
+}
+
+const char *store_path(const struct store *st)
+{
+	return st->path;
+}
+
+int store_fail(struct store *st, const char *what)
+{
+	return error("%s '%s': %s", what, st->path, sqlite3_errmsg(st->db));
+}
+
+sqlite3_stmt *store_stmt(struct store *st, enum store_stmt which)
+{
+	sqlite3_stmt *s = st->stmt[which];
+
+	if (!s) {
+		if (sqlite3_prepare_v3(st->db, stmt_sql[which], -1,
+				       SQLITE_PREPARE_PERSISTENT, &s, NULL)) {
+			store_fail(st, "unable to prepare a statement for");
+			return NULL;
+		}
+		st->stmt[which] = s;
+		return s;
+	}
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return s;
+}
+
+int store_step_done(struct store *st, sqlite3_stmt *s, const char *what)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc != SQLITE_DONE) {
+		error("unable to %s in '%s': %s", what, st->path,
+		      sqlite3_errmsg(st->db));
+		sqlite3_reset(s);
+		return -1;
+	}
+	return 0;
+}
+
+void store_bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+void store_bind_addr(sqlite3_stmt *s, int i, unsigned long long addr,
+		     bool valid)
+{
+	char buf[20];
+
+	if (!valid) {
+		sqlite3_bind_null(s, i);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%016llx", addr);
+	sqlite3_bind_text(s, i, buf, -1, SQLITE_TRANSIENT);
+}
+
+void store_bind_u64(sqlite3_stmt *s, int i, unsigned long long v)
+{
+	sqlite3_bind_int64(s, i, (sqlite3_int64)v);
+}
+
+int store_need_boot(struct store *st, const char *what)
+{
+	if (st->boot_id)
+		return 0;
+	return error("unable to %s in '%s': no boot is open", what, st->path);
+}
+
+static int store_exec(struct store *st, const char *sql, const char *what)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		error("unable to %s '%s': %s", what, st->path,
+		      msg ? msg : sqlite3_errmsg(st->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int store_user_version(struct store *st)
+{
+	sqlite3_stmt *s;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL))
+		return store_fail(st, "unable to read the schema version of");
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	else
+		store_fail(st, "unable to read the schema version of");
+	sqlite3_finalize(s);
+	return v;
+}
+
+/* Invariant (1): one migration and its version bump, atomically. */
+static int store_migrate_one(struct store *st, int from)
+{
+	char bump[64];
+
+	if (store_exec(st, "BEGIN IMMEDIATE", "lock"))
+		return -1;
+	snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", from + 1);
+	if (store_exec(st, store_migrations[from], "migrate the schema of") ||
+	    store_exec(st, bump, "migrate the schema of") ||
+	    store_exec(st, "COMMIT", "commit the schema of")) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+int store_migrate_to(struct store *st, int version)
+{
+	int v = store_user_version(st);
+
+	if (v < 0)
+		return -1;
+	if (version > store_nr_migrations || v > version)
+		return error("unable to migrate '%s' from schema version %d to %d",
+			     st->path, v, version);
+	for (; v < version; v++)
+		if (store_migrate_one(st, v))
+			return -1;
+	return 0;
+}
+
+static int store_configure(struct store *st)
+{
+	int v;
+
+	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
+	if (store_exec(st, "PRAGMA foreign_keys = ON", "configure"))
+		return -1;
+	v = store_user_version(st);
+	if (v < 0)
+		return -1;
+	if (v > store_nr_migrations)
+		return error("'%s' has schema version %d, newer than this build's %d",
+			     st->path, v, store_nr_migrations);
+	if (st->read_only) {
+		if (v < store_nr_migrations)
+			return error("'%s' has schema version %d; open it once for writing to migrate it to %d",
+				     st->path, v, store_nr_migrations);
+		return 0;
+	}
+	/* a fresh file: also check it is a database before writing to it */
+	if (store_exec(st, "PRAGMA journal_mode = WAL", "configure"))
+		return -1;
+	return store_migrate_to(st, store_nr_migrations);
+}
+
+struct store *store_open(const char *path, unsigned int flags)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	int oflags;
+
+	st->path = xstrdup(path);
+	st->read_only = flags & STORE_READ_ONLY;
+	oflags = st->read_only ? SQLITE_OPEN_READONLY :
+		 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &st->db, oflags, NULL) != SQLITE_OK) {
+		store_fail(st, "unable to open database");
+		store_close(st);
+		return NULL;
+	}
+	sqlite3_extended_result_codes(st->db, 1);
+	if (store_configure(st)) {
+		store_close(st);
+		return NULL;
+	}
+	return st;
+}
+
+void store_close(struct store *st)
+{
+	int i;
+
+	if (!st)
+		return;
+	if (st->boot_id)
+		store_boot_abort(st);
+	for (i = 0; i < ST_NR; i++)
+		sqlite3_finalize(st->stmt[i]);
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+/* ---- boots: invariants (5) and (6) ---- */
+
+int store_boot_begin(struct store *st, const struct store_boot *b,
+		     int64_t *boot_id)
+{
+	char now[32];
+	struct tm tm;
+	time_t t = time(NULL);
+	sqlite3_stmt *s;
+
+	assert(!st->boot_id);
+	if (st->read_only)
+		return error("unable to add a boot to '%s': opened read-only",
+			     st->path);
+	if (store_exec(st, "BEGIN IMMEDIATE", "start a boot in"))
+		return -1;
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	s = store_stmt(st, ST_BOOT_INSERT);
+	if (!s)
+		goto fail;
+	store_bind_text(s, 1, b->label);
+	store_bind_text(s, 2, now);
+	store_bind_text(s, 3, b->source);
+	store_bind_text(s, 4, b->source_path);
+	if (store_step_done(st, s, "add a boot"))
+		goto fail;
+	st->boot_id = sqlite3_last_insert_rowid(st->db);
+	st->nr_chains = st->nr_stats = st->nr_lock_stat = 0;
+	st->nr_points = st->nr_selftest = 0;
+	*boot_id = st->boot_id;
+	return 0;
+fail:
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* The boots columns store_boot_set() may write. */
+static const char *const boot_columns[] = {
+	"kernel_release", "kernel_version", "build_id", "cmdline", "config",
+	"agent", "manifest", "label",
+};
+
+int store_boot_set(struct store *st, const char *column, const char *value)
+{
+	char sql[96];
+	sqlite3_stmt *s;
+	size_t i;
+	int ret;
+
+	if (store_need_boot(st, "describe a boot"))
+		return -1;
+	for (i = 0; i < sizeof(boot_columns) / sizeof(*boot_columns); i++)
+		if (!strcmp(boot_columns[i], column))
+			break;
+	/* a column name from our own code, never from input */
+	assert(i < sizeof(boot_columns) / sizeof(*boot_columns));
+	snprintf(sql, sizeof(sql), "UPDATE boots SET %s = ? WHERE id = ?",
+		 boot_columns[i]);
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL))
+		return store_fail(st, "unable to describe a boot in");
+	store_bind_text(s, 1, value);
+	sqlite3_bind_int64(s, 2, st->boot_id);
+	ret = store_step_done(st, s, "describe a boot");
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int store_boot_commit(struct store *st, const char *completeness)
+{
+	sqlite3_stmt *s;
+	int ret;
+
+	if (store_need_boot(st, "commit a boot"))
+		return -1;
+	if (sqlite3_prepare_v2(st->db,
+			"UPDATE boots SET completeness = ? WHERE id = ?",
+			-1, &s, NULL)) {
+		store_fail(st, "unable to commit a boot to");
+		store_boot_abort(st);
+		return -1;
+	}
+	store_bind_text(s, 1, completeness);
+	sqlite3_bind_int64(s, 2, st->boot_id);
+	ret = store_step_done(st, s, "commit a boot");
+	sqlite3_finalize(s);
+	if (!ret)
+		ret = store_exec(st, "COMMIT", "commit a boot to");
+	if (ret) {
+		store_boot_abort(st);
+		return -1;
+	}
+	st->boot_id = 0;
+	store_classes_reset(st);
+	return 0;
+}
+
+void store_boot_abort(struct store *st)
+{
+	int i;
+
+	if (!st->boot_id)
+		return;
+	/* a statement still stepping would keep the transaction alive */
+	for (i = 0; i < ST_NR; i++)
+		if (st->stmt[i])
+			sqlite3_reset(st->stmt[i]);
+	if (sqlite3_get_autocommit(st->db) == 0)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	st->boot_id = 0;
+	store_classes_reset(st);
+}
+
+int store_add_file(struct store *st, const char *path, const char *status,
+		   uint64_t bytes, const char *reason, const void *content,
+		   size_t len)
+{
+	sqlite3_stmt *s;
+
+	if (store_need_boot(st, "add a file"))
+		return -1;
+	s = store_stmt(st, ST_FILE_INSERT);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, st->boot_id);
+	store_bind_text(s, 2, path);
+	store_bind_text(s, 3, status);
+	sqlite3_bind_int64(s, 4, (sqlite3_int64)bytes);
+	store_bind_text(s, 5, reason);
+	if (content)
+		sqlite3_bind_blob64(s, 6, content, len, SQLITE_STATIC);
+	return store_step_done(st, s, "add a file");
+}

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the SQLite store: the schema and its pragmas, migration
+ * from an older version, one transaction per boot (an aborted or killed
+ * collection leaves nothing), and reports that come back as they went in.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "parse/klog.h"
+#include "store/schema.h"
+#include "store/store.h"
+
+static char dir[] = "/tmp/test-store.XXXXXX";
+static char path[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/test-store.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/db", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+/* The one integer a query on a plain sqlite3 connection answers. */
+static long long query_int(const char *sql)
+{
+	sqlite3_stmt *s;
+	sqlite3 *db;
+	long long v = -1;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
+static void exec_raw(const char *sql)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+#define LOG								\
+	"[   12.000000] ======================================================\n" \
+	"[   12.000000] WARNING: possible circular locking dependency detected\n" \
+	"[   12.000000] 6.1.0 #1 Not tainted\n"				\
+	"[   12.000000] ------------------------------------------------------\n" \
+	"[   12.000000] insmod/77 is trying to acquire lock:\n"		\
+	"[   12.000000] ffff888000000010 (lock_b\"'; DROP TABLE boots;--){+.+.}-{3:3}, at: ab_ba_init+0x30/0x60 [m]\n" \
+	"[   12.000000] \n"						\
+	"[   12.000000] but task is already holding lock:\n"		\
+	"[   12.000000] ffff888000000020 (lock_a){+.+.}-{3:3}, at: ab_ba_init+0x20/0x60 [m]\n" \
+	"[   12.000000] \n"						\
+	"[   12.000000] which lock already depends on the new lock.\n"	\
+	"[   12.000000] \n"						\
+	"[   12.000000] the existing dependency chain (in reverse order) is:\n" \
+	"[   12.000000] \n"						\
+	"[   12.000000] -> #1 (lock_a){+.+.}-{3:3}:\n"			\
+	"[   12.000000]        lock_acquire+0xc4/0x2d0\n"		\
+	"[   12.000000]        ba_init+0x10/0x60 [m]\n"			\
+	"[   12.000000] \n"						\
+	"[   12.000000] -> #0 (lock_b\"'; DROP TABLE boots;--){+.+.}-{3:3}:\n" \
+	"[   12.000000]        lock_acquire+0xc4/0x2d0\n"		\
+	"[   12.000000]        ab_ba_init+0x30/0x60 [m]\n"		\
+	"[   12.000000] \n"						\
+	"[   12.000000] other info that might help us debug this:\n"	\
+	"[   12.000000] \n"						\
+	"[   12.000000] 1 lock held by insmod/77:\n"			\
+	"[   12.000000]  #0: ffff888000000020 (lock_a){+.+.}-{3:3}, at: ab_ba_init+0x20/0x60 [m]\n" \
+	"[   12.000000] \n"						\
+	"[   12.000000] stack backtrace:\n"				\
+	"[   12.000000] CPU: 0 PID: 77 Comm: insmod Not tainted 6.1.0 #1\n" \
+	"[   12.000000] Call Trace:\n"					\
+	"[   12.000000]  <TASK>\n"					\
+	"[   12.000000]  dump_stack_lvl+0x45/0x5d\n"			\
+	"[   12.000000]  ? ab_ba_init+0x30/0x60 [m]\n"			\
+	"[   12.000000]  </TASK>\n"
+
+static void keep(struct ldr_report *r, void *data)
+{
+	struct ldr_report **out = data;
+
+	assert_null(*out);
+	*out = r;
+}
+
+static struct ldr_report *parse_log(void)
+{
+	struct ldr_report *r = NULL;
+	unsigned int id = 1;
+	FILE *in = fmemopen((void *)LOG, strlen(LOG), "r");
+
+	assert_non_null(in);
+	assert_int_equal(klog_parse_stream(in, "test.log", &id, keep, &r), 0);
+	fclose(in);
+	assert_non_null(r);
+	return r;
+}
+
+/* One committed boot holding the report of LOG; returns its id. */
+static int64_t add_boot(struct store *st, const char *label)
+{
+	struct store_boot b = { .label = label, .source = "log",
+				.source_path = "test.log" };
+	struct ldr_report *r = parse_log();
+	int64_t id;
+
+	assert_int_equal(store_boot_begin(st, &b, &id), 0);
+	assert_int_equal(store_boot_set(st, "kernel_release", "6.1.0"), 0);
+	assert_int_equal(store_add_report(st, r, NULL), 0);
+	assert_int_equal(store_boot_commit(st, "complete"), 0);
+	report_free(r);
+	return id;
+}
+
+static void test_fresh_schema(void **state)
+{
+	struct store *st;
+
+	(void)state;
+	st = store_open(path, 0);
+	assert_non_null(st);
+	assert_int_equal(store_user_version(st), store_schema_version());
+	assert_int_equal(store_schema_version(), store_nr_migrations);
+	store_close(st);
+	assert_int_equal(query_int("PRAGMA user_version"), store_nr_migrations);
+	assert_int_equal(query_int(
+		"SELECT count(*) FROM sqlite_master WHERE name IN ('boots',"
+		" 'reports', 'report_locks', 'report_frames', 'classes',"
+		" 'dependencies', 'chains', 'stats', 'lock_stat', 'selftest',"
+		" 'reports_by_type', 'irq_safe_classes',"
+		" 'class_dependency_counts')"), 13);
+}
+
+static void test_pragmas(void **state)
+{
+	struct store *st;
+
+	(void)state;
+	st = store_open(path, 0);
+	assert_non_null(st);
+	store_close(st);
+	/* WAL is a property of the file, kept for every later connection */
+	{
+		sqlite3_stmt *s;
+		sqlite3 *db;
+
+		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+		sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, NULL);
+		assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(s, 0),
+				    "wal");
+		sqlite3_finalize(s);
+		sqlite3_close(db);
+	}
+}
+
+static void test_foreign_keys_cascade(void **state)
+{
+	struct store *st;
+	int64_t a, b;
+
+	(void)state;
+	st = store_open(path, 0);
+	assert_non_null(st);
+	a = add_boot(st, "a");
+	b = add_boot(st, "b");
+	assert_true(b > a);
+	store_close(st);
+	exec_raw("PRAGMA foreign_keys = ON; DELETE FROM boots WHERE label = 'a'");
+	assert_int_equal(query_int("SELECT count(*) FROM reports"), 1);
+	assert_int_equal(query_int("SELECT count(*) FROM report_locks l"
+				   " JOIN reports r ON r.id = l.report_id"
+				   " WHERE r.boot_id <> (SELECT id FROM boots)"),
+			 0);
+	assert_int_equal(query_int("SELECT count(*) FROM report_frames f"
+				   " WHERE f.report_id NOT IN"
+				   " (SELECT id FROM reports)"), 0);
+}
+
+/* An old database: version 1 written by "an older build", with a boot. */
+static void test_migration_from_v1(void **state)
+{
+	struct store *st;
+	char *sql;
+
+	(void)state;
+	sql = malloc(strlen(store_migrations[0]) + 64);
+	sprintf(sql, "%sPRAGMA user_version = 1;", store_migrations[0]);
+	exec_raw(sql);
+	free(sql);
+	exec_raw("INSERT INTO boots (label, collected_at, source, completeness)"
+		 " VALUES ('old', '2024-01-01T00:00:00Z', 'log', 'complete');"
+		 "INSERT INTO reports (boot_id, seq, type, title, dedup_key,"
+		 " header, old_format, truncated, input, first_line, last_line,"
+		 " raw_dropped) VALUES (1, 1, 'recursive-locking',"
+		 " 'possible deadlock in f', 'k', 'WARNING: x', 0, 0, 'a.log',"
+		 " 1, 2, 0)");
+	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master"
+				   " WHERE name = 'classes'"), 0);
+
+	st = store_open(path, 0);
+	assert_non_null(st);
+	assert_int_equal(store_user_version(st), store_schema_version());
+	store_close(st);
+	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master"
+				   " WHERE name = 'classes'"), 1);
+	assert_int_equal(query_int("SELECT count(*) FROM boot_summary"
+				   " WHERE label = 'old' AND reports = 1"), 1);
+}
+
+static void test_migrate_refuses_back_and_newer(void **state)
+{
+	struct store *st;
+
+	(void)state;
+	st = store_open(path, 0);
+	assert_non_null(st);
+	assert_int_equal(store_migrate_to(st, 1), -1);
+	store_close(st);
+	exec_raw("PRAGMA user_version = 999");
+	assert_null(store_open(path, 0));
+	assert_null(store_open(path, STORE_READ_ONLY));
+}
+
+static void test_not_a_database(void **state)
+{
+	FILE *fp;
+
+	(void)state;
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("this is not a database, just text that is long enough to"
+	      " fill a header of one hundred bytes or so..............\n", fp);
+	fclose(fp);
+	assert_null(store_open(path, 0));
+}
+
+static void test_abort_leaves_nothing(void **state)
+{
+	struct store_boot b = { .source = "log" };
+	struct ldr_report *r;
+	struct store *st;
+	int64_t first, id;
+	bool found;
+
+	(void)state;
+	st = store_open(path, 0);
+	assert_non_null(st);
+	first = add_boot(st, "first");
+	r = parse_log();
+	assert_int_equal(store_boot_begin(st, &b, &id), 0);
+	assert_int_equal(store_add_report(st, r, NULL), 0);
+	assert_int_equal(store_add_file(st, "/proc/version", "complete", 5,
+					NULL, "Linux", 5), 0);
+	store_boot_abort(st);
+	report_free(r);
+	/* adding outside a boot is refused, not silently auto-committed */
+	assert_int_equal(store_add_file(st, "/x", "complete", 0, NULL, "", 0),
+			 -1);
+	assert_int_equal(store_boot_latest(st), first);
+	r = store_report_load(st, 1, &found);
+	assert_true(found);
+	report_free(r);
+	store_close(st);
+	assert_int_equal(query_int("SELECT count(*) FROM boots"), 1);
+	assert_int_equal(query_int("SELECT count(*) FROM files"), 0);
+	assert_int_equal(query_int("SELECT count(*) FROM reports"), 1);
+}
+
+/* A collector killed mid-boot: the database keeps only the earlier boot. */
+static void test_killed_collection(void **state)
+{
+	struct store_boot b = { .source = "log" };
+	struct store *st;
+	int64_t id;
+	pid_t pid;
+	int status, i;
+
+	(void)state;
+	st = store_open(path, 0);
+	assert_non_null(st);
+	add_boot(st, "before");
+	store_close(st);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct ldr_report *r = parse_log();
+
+		st = store_open(path, 0);
+		if (!st || store_boot_begin(st, &b, &id))
+			_exit(3);
+		for (i = 0; i < 200; i++, r->id++)
+			if (store_add_report(st, r, NULL))
+				_exit(3);
+		raise(SIGKILL);
+		_exit(4);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGKILL);
+	assert_int_equal(query_int("SELECT count(*) FROM boots"), 1);
+	assert_int_equal(query_int("SELECT count(*) FROM reports"), 1);
+	assert_int_equal(query_int("SELECT count(*) FROM pragma_integrity_check"
+				   " WHERE integrity_check <> 'ok'"), 0);
+	st = store_open(path, 0);
+	assert_non_null(st);
+	add_boot(st, "after");
+	store_close(st);
+	assert_int_equal(query_int("SELECT count(*) FROM boots"), 2);
+}
+
+static void test_report_round_trip(void **state)
+{
+	struct ldr_report *in, *out;
+	struct store *st;
+	int64_t rid;
+	bool found;
+	size_t i, j;
+	struct store_boot b = { .source = "log" };
+	int64_t id;
+
+	(void)state;
+	in = parse_log();
+	/* what symbolisation leaves on a frame goes in and comes back */
+	in->stacks[0].frames.v[0].inl = calloc(1, sizeof(struct ldr_inline));
+	in->stacks[0].frames.v[0].inl[0].func = strdup("inner_fn");
+	in->stacks[0].frames.v[0].inl[0].file = strdup("kernel/x.c");
+	in->stacks[0].frames.v[0].inl[0].line = 42;
+	in->stacks[0].frames.v[0].nr_inl = 1;
+	st = store_open(path, 0);
+	assert_non_null(st);
+	assert_int_equal(store_boot_begin(st, &b, &id), 0);
+	assert_int_equal(store_add_report(st, in, &rid), 0);
+	assert_int_equal(store_boot_commit(st, "complete"), 0);
+	out = store_report_load(st, rid, &found);
+	assert_true(found);
+	assert_non_null(out);
+	assert_int_equal(out->type, in->type);
+	assert_string_equal(out->title, in->title);
+	assert_string_equal(out->dedup_key, in->dedup_key);
+	assert_string_equal(out->header, in->header);
+	assert_string_equal(out->task, in->task);
+	assert_int_equal(out->pid, in->pid);
+	assert_int_equal(out->nr_locks, in->nr_locks);
+	for (i = 0; i < in->nr_locks; i++) {
+		assert_string_equal(out->locks[i].name, in->locks[i].name);
+		assert_int_equal(out->locks[i].role, in->locks[i].role);
+		assert_int_equal(out->locks[i].usage_bits,
+				 in->locks[i].usage_bits);
+		assert_int_equal(out->locks[i].addr, in->locks[i].addr);
+		assert_int_equal(out->locks[i].at.nr, in->locks[i].at.nr);
+	}
+	assert_string_equal(out->locks[0].name,
+			    "lock_b\"'; DROP TABLE boots;--");
+	assert_int_equal(out->nr_chain, in->nr_chain);
+	for (i = 0; i < in->nr_chain; i++) {
+		assert_int_equal(out->chain[i].lock, in->chain[i].lock);
+		assert_int_equal(out->chain[i].stack, in->chain[i].stack);
+	}
+	assert_int_equal(out->nr_stacks, in->nr_stacks);
+	for (i = 0; i < in->nr_stacks; i++) {
+		assert_int_equal(out->stacks[i].frames.nr,
+				 in->stacks[i].frames.nr);
+		for (j = 0; j < in->stacks[i].frames.nr; j++) {
+			const struct ldr_frame *a = &in->stacks[i].frames.v[j];
+			const struct ldr_frame *c = &out->stacks[i].frames.v[j];
+
+			assert_string_equal(c->func, a->func);
+			assert_int_equal(c->off, a->off);
+			assert_int_equal(c->unreliable, a->unreliable);
+		}
+	}
+	assert_int_equal(out->stacks[0].frames.v[0].nr_inl, 1);
+	assert_string_equal(out->stacks[0].frames.v[0].inl[0].func,
+			    "inner_fn");
+	assert_int_equal(out->backtrace, in->backtrace);
+	assert_int_equal(out->nr_raw, in->nr_raw);
+	assert_string_equal(out->raw[3].text, in->raw[3].text);
+	report_free(in);
+	report_free(out);
+	store_close(st);
+	assert_int_equal(query_int("SELECT count(*) FROM boots"), 1);
+}
+
+/* A hand-edited index that points nowhere is -1 when read back. */
+static void test_bad_index_read_back(void **state)
+{
+	struct ldr_report *r;
+	struct store *st;
+	bool found;
+
+	(void)state;
+	st = store_open(path, 0);
+	assert_non_null(st);
+	add_boot(st, "x");
+	store_close(st);
+	exec_raw("UPDATE report_chain SET lock_idx = 1000;"
+		 "UPDATE report_frames SET owner_idx = owner_idx + 100 WHERE owner = 'lock'");
+	st = store_open(path, STORE_READ_ONLY);
+	assert_non_null(st);
+	r = store_report_load(st, 1, &found);
+	assert_non_null(r);
+	assert_int_equal(r->chain[0].lock, -1);
+	assert_int_equal(r->locks[0].at.nr, 0);
+	report_free(r);
+	assert_null(store_report_load(st, 2, &found));
+	assert_false(found);
+	store_close(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_fresh_schema, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pragmas, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_foreign_keys_cascade, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migration_from_v1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_refuses_back_and_newer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_a_database, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_abort_leaves_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_collection, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_index_read_back, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
