@@ -20,6 +20,7 @@ struct lockdep_state {
 	struct strbuf name, usage;	/* cur's strings */
 	bool have_cur;
 	bool open;	/* cur waits for its closing blank line */
+	bool blank_ends;	/* this file ends classes with blank lines */
 };
 
 static bool usage_char(const char *p, const char *end)
@@ -176,6 +177,7 @@ int proc_lockdep_parse(FILE *in, const char *input, unsigned int flags,
 		p = line;
 		proc_skip_blanks(&p, line + s.rd.len);
 		if (p == line + s.rd.len) {
+			s.blank_ends |= s.open;
 			s.have_cur = s.open = false;
 		} else if (!strcmp(line, "all lock classes:")) {
 			s.rd.st->notes |= PROC_NOTE_HEADER;
@@ -187,7 +189,8 @@ int proc_lockdep_parse(FILE *in, const char *input, unsigned int flags,
 			proc_bad(&s.rd, "unrecognised line");
 		}
 	}
-	if (!ret && s.open)
+	/* 2.6.17 printed FD:/BD: but no blank lines: not a cut file */
+	if (!ret && s.open && s.blank_ends)
 		s.rd.st->notes |= PROC_NOTE_TRUNCATED;
 	if (proc_reader_finish(&s.rd) && !ret)
 		ret = -1;

@@ -41,6 +41,9 @@
  *      suffixes (version and subclass are 0 when not printed).
  *  (3) usage is NULL (usage_len 0, usage_bits 0) when not printed.
  *  (4) st->records counts classes and dependencies.
+ *  (5) PROC_NOTE_TRUNCATED is set when the last class misses the blank
+ *      line that ended the classes before it (a file cut in its last
+ *      class; a cut in a file of one class is not seen).
  */
 #ifndef PARSE_PROC_LOCKDEP_H
 #define PARSE_PROC_LOCKDEP_H

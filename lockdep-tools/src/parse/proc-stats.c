@@ -17,7 +17,6 @@
  */
 static const char *const known_labels[] = {
 	"all direct dependencies",
-	"backwards recursions",
 	"chain lookup hits",
 	"chain lookup misses",
 	"combined max dependencies",
@@ -30,8 +29,9 @@ static const char *const known_labels[] = {
 	"dependency chains",
 	"direct dependencies",
 	"find-mask backwards checks",
+	"find-mask backwards recursions",
 	"find-mask forwards checks",
-	"forwards recursions",
+	"find-mask forwards recursions",
 	"hardirq off events",
 	"hardirq on events",
 	"hardirq-read-safe locks",
