@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the symboliser on binaries built here from the sources
+ * below (gcc -g -O2), whose answers are known from the source, and on
+ * the real vmlinux of the build when it is there (skipped otherwise).
+ *
+ * "vmlinux" is a static executable of a.c and b.c linked with
+ * --emit-relocs, so the return address after each call can be found from
+ * its relocation; the "module" is a.c compiled alone (ET_REL, like a
+ * .ko), once with DWARF and once stripped of it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbolise/symbolise.h"
+#include "util/strbuf.h"
+
+/* Line numbers are the answers: keep them in step with the tests. */
+static const char a_src[] =
+	"int ext(int);\n"						/* 1 */
+	"static inline __attribute__((always_inline)) int leaf(int x)\n"
+	"{\n"
+	"\treturn ext(x) * 3;\n"					/* 4 */
+	"}\n"
+	"static inline __attribute__((always_inline)) int middle(int x)\n"
+	"{\n"
+	"\treturn leaf(x + 1) - 2;\n"					/* 8 */
+	"}\n"
+	"__attribute__((noinline)) int outer(int x)\n"
+	"{\n"
+	"\treturn middle(x) + 1;\n"					/* 12 */
+	"}\n"
+	"static __attribute__((noinline, used)) int dup(int x)\n"
+	"{\n"
+	"\treturn ext(x) + 7;\n"					/* 16 */
+	"}\n"
+	"__attribute__((noinline)) int plain(int x)\n"
+	"{\n"
+	"\treturn ext(x) ^ 5;\n"					/* 20 */
+	"}\n";
+
+static const char b_src[] =
+	"int outer(int);\n"
+	"int plain(int);\n"
+	"__attribute__((noinline)) int ext(int x)\n"
+	"{\n"
+	"\treturn x * x;\n"
+	"}\n"
+	"static __attribute__((noinline, used)) int dup(int x)\n"
+	"{\n"
+	"\treturn ext(x) + 7;\n"
+	"}\n"
+	"void _start(void)\n"
+	"{\n"
+	"\touter(1);\n"
+	"\tplain(2);\n"
+	"\tfor (;;)\n"
+	"\t\t;\n"
+	"}\n";
+
+static char dir[] = "/tmp/ldt-symbolise.XXXXXX";
+static char vmlinux[256], moddir[256], modfile[256];
+
+static void write_file(const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static int run(const char *fmt, ...)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	strbuf_addf(&cmd, "cd '%s' && ", dir);
+	strbuf_vaddf(&cmd, fmt, ap);
+	va_end(ap);
+	rc = system(cmd.buf);
+	strbuf_release(&cmd);
+	return rc;
+}
+
+static int setup(void **state)
+{
+	const char *cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	write_file("a.c", a_src);
+	write_file("b.c", b_src);
+	if (run("%s -g -O2 -fno-pie -no-pie -static -nostdlib "
+		"-fno-asynchronous-unwind-tables -Wl,--build-id -Wl,--emit-relocs "
+		"-o vmlinux a.c b.c", cc) ||
+	    run("mkdir -p mods/kernel/drivers mods/stripped && "
+		"%s -g -O2 -fno-pie -c -o mods/kernel/drivers/test-mod.ko a.c && "
+		"objcopy --strip-debug mods/kernel/drivers/test-mod.ko "
+		"mods/stripped/test_mod.ko", cc))
+		return -1;
+	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", dir);
+	snprintf(moddir, sizeof(moddir), "%s/mods", dir);
+	snprintf(modfile, sizeof(modfile), "%s/mods/kernel/drivers/test-mod.ko",
+		 dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return run("cd / && rm -rf '%s'", dir) ? -1 : 0;
+}
+
+/*
+ * The offset, in caller, of the return address of its call to callee
+ * (the relocation's offset + 4 for a call rel32), and caller's size.
+ */
+static unsigned long long ret_off(const char *path, const char *caller,
+				  const char *callee, unsigned long long *size)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	GElf_Sym caller_sym = { 0 };
+	GElf_Shdr sh;
+	Elf_Data *symdata = NULL;
+	size_t symstr = 0, nsyms = 0;
+	unsigned long long ret = 0;
+
+	assert_true(fd >= 0);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(elf);
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type == SHT_SYMTAB) {
+			symdata = elf_getdata(scn, NULL);
+			symstr = sh.sh_link;
+			nsyms = sh.sh_size / sh.sh_entsize;
+		}
+	}
+	assert_non_null(symdata);
+	for (size_t i = 0; i < nsyms; i++) {
+		GElf_Sym s;
+
+		gelf_getsym(symdata, (int)i, &s);
+		if (!strcmp(elf_strptr(elf, symstr, s.st_name), caller) &&
+		    GELF_ST_TYPE(s.st_info) == STT_FUNC)
+			caller_sym = s;
+	}
+	assert_true(caller_sym.st_size > 0);
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		Elf_Data *d;
+
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type != SHT_RELA)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela r;
+			GElf_Sym s;
+
+			gelf_getrela(d, (int)i, &r);
+			gelf_getsym(symdata, (int)GELF_R_SYM(r.r_info), &s);
+			if (!strcmp(elf_strptr(elf, symstr, s.st_name), callee) &&
+			    r.r_offset >= caller_sym.st_value &&
+			    r.r_offset < caller_sym.st_value + caller_sym.st_size)
+				ret = r.r_offset + 4 - caller_sym.st_value;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	assert_true(ret > 0);
+	*size = caller_sym.st_size;
+	return ret;
+}
+
+static struct ldr_frame frame(const char *func, unsigned long long off,
+			      unsigned long long size, const char *module)
+{
+	struct ldr_frame f = {
+		.func = strdup(func),
+		.off = off,
+		.size = size,
+		.has_off = true,
+		.module = module ? strdup(module) : NULL,
+	};
+
+	return f;
+}
+
+/* The answer for outer's call of ext: leaf <- middle <- outer. */
+static void check_outer(const struct ldr_frame *f)
+{
+	assert_string_equal(f->func, "outer");
+	assert_non_null(f->file);
+	assert_string_equal(f->file, "a.c");
+	assert_int_equal(f->line, 12);
+	assert_int_equal(f->nr_inl, 2);
+	assert_string_equal(f->inl[0].func, "leaf");
+	assert_string_equal(f->inl[0].file, "a.c");
+	assert_int_equal(f->inl[0].line, 4);
+	assert_string_equal(f->inl[1].func, "middle");
+	assert_string_equal(f->inl[1].file, "a.c");
+	assert_int_equal(f->inl[1].line, 8);
+}
+
+static void test_inline_chain(void **state)
+{
+	struct symbolise_opts o = { .vmlinux = vmlinux };
+	struct symboliser *s = symboliser_new(&o);
+	unsigned long long size, off = ret_off(vmlinux, "outer", "ext", &size);
+	struct ldr_frame v[2];
+
+	(void)state;
+	assert_true(symboliser_has_vmlinux(s));
+	v[0] = frame("outer", off, size, NULL);
+	v[1] = frame("plain", ret_off(vmlinux, "plain", "ext", &size), size,
+		     NULL);
+	assert_int_equal(symbolise_frames(s, v, 2, 0), 2);
+	check_outer(&v[0]);
+	assert_string_equal(v[1].file, "a.c");
+	assert_int_equal(v[1].line, 20);
+	assert_int_equal(v[1].nr_inl, 0);
+	assert_int_equal(symboliser_stats(s)->with_line, 2);
+	frame_release(&v[0]);
+	frame_release(&v[1]);
+	symboliser_free(s);
+}
+
+static unsigned long long sym_addr(const char *path, const char *name)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	unsigned long long addr = 0;
+	char type;
+	FILE *p;
+
+	strbuf_addf(&cmd, "nm '%s' | grep ' %s$'", path, name);
+	p = popen(cmd.buf, "r");
+	assert_non_null(p);
+	assert_int_equal(fscanf(p, "%llx %c", &addr, &type), 2);
+	pclose(p);
+	strbuf_release(&cmd);
+	return addr;
+}
+
+static void test_bare_address(void **state)
+{
+	struct symbolise_opts o = { .vmlinux = vmlinux, .quiet = true };
+	struct symboliser *s = symboliser_new(&o);
+	unsigned long long size, off = ret_off(vmlinux, "outer", "ext", &size);
+	unsigned long long base = sym_addr(vmlinux, "outer");
+	struct ldr_frame f = { .addr = base + 0x1000000 + off, .has_addr = true };
+
+	(void)state;
+	/* no KASLR offset: left alone */
+	assert_int_equal(symbolise_frames(s, &f, 1, 0), 0);
+	assert_null(f.func);
+	assert_null(f.file);
+	assert_int_equal(symboliser_stats(s)->no_offset, 1);
+	symboliser_free(s);
+
+	o.kaslr_offset = 0x1000000;
+	o.has_kaslr_offset = true;
+	s = symboliser_new(&o);
+	assert_int_equal(symbolise_frames(s, &f, 1, 0), 1);
+	assert_true(f.has_off);
+	assert_int_equal(f.off, off);
+	check_outer(&f);
+	frame_release(&f);
+
+	/* a PC (activation) at the first byte of plain: no - 1 */
+	f.addr = sym_addr(vmlinux, "plain") + 0x1000000;
+	f.has_addr = true;
+	assert_int_equal(symbolise_frames(s, &f, 1, SYMBOLISE_ACTIVATION), 1);
+	assert_string_equal(f.func, "plain");
+	assert_int_equal(f.off, 0);
+	assert_int_equal(f.line, 19);
+	frame_release(&f);
+	symboliser_free(s);
+}
+
+static void test_untrusted_left_alone(void **state)
+{
+	struct symbolise_opts o = { .vmlinux = vmlinux, .quiet = true };
+	struct symboliser *s;
+	unsigned long long size, off = ret_off(vmlinux, "outer", "ext", &size);
+	struct ldr_frame v[4];
+
+	(void)state;
+	/* wrong build id: nothing is symbolised */
+	o.build_id = "00112233445566778899aabbccddeeff00112233";
+	s = symboliser_new(&o);
+	assert_false(symboliser_has_vmlinux(s));
+	v[0] = frame("outer", off, size, NULL);
+	assert_int_equal(symbolise_frames(s, v, 1, 0), 0);
+	assert_null(v[0].file);
+	assert_int_equal(v[0].nr_inl, 0);
+	assert_int_equal(symboliser_stats(s)->no_binary, 1);
+	frame_release(&v[0]);
+	symboliser_free(s);
+
+	/* missing vmlinux */
+	o.build_id = NULL;
+	o.vmlinux = "/nonexistent/vmlinux";
+	s = symboliser_new(&o);
+	assert_false(symboliser_has_vmlinux(s));
+	symboliser_free(s);
+
+	o.vmlinux = vmlinux;
+	s = symboliser_new(&o);
+	v[0] = frame("outer", off, size + 0x1000, NULL);	/* size too big */
+	v[1] = frame("dup", 1, 0, NULL);	/* static in a.c and b.c */
+	v[2] = frame("no_such_function", 1, 2, NULL);
+	v[3] = frame("outer", size, size, NULL);	/* offset past the end */
+	assert_int_equal(symbolise_frames(s, v, 4, 0), 0);
+	for (int i = 0; i < 4; i++) {
+		assert_null(v[i].file);
+		frame_release(&v[i]);
+	}
+	assert_int_equal(symboliser_stats(s)->bad_size, 2);
+	assert_int_equal(symboliser_stats(s)->ambiguous, 1);
+	assert_int_equal(symboliser_stats(s)->no_symbol, 1);
+	symboliser_free(s);
+}
+
+static void test_module(void **state)
+{
+	struct symbolise_opts o = { .modules_dir = moddir, .quiet = true };
+	struct symboliser *s = symboliser_new(&o);
+	unsigned long long size, off = ret_off(modfile, "outer", "ext", &size);
+	struct ldr_frame v[3];
+
+	(void)state;
+	/* '-' and '_' are one; the copy with DWARF wins over the stripped */
+	v[0] = frame("outer", off, size, "test_mod");
+	v[1] = frame("dup", ret_off(modfile, "dup", "ext", &size), size,
+		     "test_mod");
+	v[2] = frame("outer", off, size, "other_mod");
+	assert_int_equal(symbolise_frames(s, v, 3, 0), 2);
+	check_outer(&v[0]);
+	assert_int_equal(v[1].line, 16);
+	assert_null(v[2].file);
+	assert_int_equal(symboliser_stats(s)->no_binary, 1);
+	for (int i = 0; i < 3; i++)
+		frame_release(&v[i]);
+
+	/* a frame naming another build id than the file's */
+	v[0] = frame("outer", off, size, "test-mod");
+	v[0].build_id = strdup("deadbeef");
+	symboliser_free(s);
+	s = symboliser_new(&o);
+	assert_int_equal(symbolise_frames(s, v, 1, 0), 0);
+	frame_release(&v[0]);
+	symboliser_free(s);
+}
+
+static void test_report_and_skip_existing(void **state)
+{
+	struct symbolise_opts o = { .vmlinux = vmlinux };
+	struct symboliser *s = symboliser_new(&o);
+	unsigned long long size, off = ret_off(vmlinux, "outer", "ext", &size);
+	struct ldr_report *r = report_new(LDR_CIRCULAR_DEPENDENCY, "t");
+	int st = report_add_stack(r, "stack backtrace", -1);
+	int lk = report_add_lock(r, LDR_ROLE_HELD);
+	struct ldr_frame *f;
+
+	(void)state;
+	*frames_add(&r->stacks[st].frames) = frame("outer", off, size, NULL);
+	f = frames_add(&r->stacks[st].frames);	/* printed symbolised */
+	*f = frame("plain", 1, size, NULL);
+	f->file = strdup("kept.c");
+	f->line = 7;
+	*frames_add(&r->locks[lk].at) = frame("plain", 1, size, NULL);
+	assert_int_equal(symbolise_report(s, r), 2);
+	check_outer(&r->stacks[st].frames.v[0]);
+	assert_string_equal(r->stacks[st].frames.v[1].file, "kept.c");
+	assert_string_equal(r->locks[lk].at.v[0].file, "a.c");
+	report_free(r);
+	symboliser_free(s);
+}
+
+/* The real kernel, when built: a spinlock frame and its inline chain. */
+static void test_real_vmlinux(void **state)
+{
+	const char *path = getenv("LDT_VMLINUX") ? getenv("LDT_VMLINUX") :
+			   "../build/linux/vmlinux";
+	struct symbolise_opts o = { .vmlinux = path, .quiet = true,
+				    .has_kaslr_offset = true };
+	struct symboliser *s;
+	struct ldr_frame f = { 0 };
+	unsigned long long base, off;
+	bool found = false;
+	size_t i;
+
+	(void)state;
+	if (access(path, R_OK))
+		skip();
+	s = symboliser_new(&o);
+	assert_true(symboliser_has_vmlinux(s));
+	/*
+	 * _raw_spin_lock's body is __raw_spin_lock from spinlock_api_smp.h:
+	 * past the prologue, some address has it in its inline chain.
+	 */
+	base = sym_addr(path, "_raw_spin_lock");
+	for (off = 0; off < 0x40 && !found; off++) {
+		f.addr = base + off;
+		f.has_addr = true;
+		assert_int_equal(symbolise_frames(s, &f, 1,
+						  SYMBOLISE_ACTIVATION), 1);
+		assert_string_equal(f.func, "_raw_spin_lock");
+		assert_string_equal(f.file, "kernel/locking/spinlock.c");
+		for (i = 0; i < f.nr_inl; i++)
+			if (!strcmp(f.inl[i].func, "__raw_spin_lock") &&
+			    !strcmp(f.inl[i].file,
+				    "include/linux/spinlock_api_smp.h"))
+				found = true;
+		frame_release(&f);
+	}
+	assert_true(found);
+	symboliser_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_inline_chain),
+		cmocka_unit_test(test_bare_address),
+		cmocka_unit_test(test_untrusted_left_alone),
+		cmocka_unit_test(test_module),
+		cmocka_unit_test(test_report_and_skip_existing),
+		cmocka_unit_test(test_real_vmlinux),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
