@@ -21,6 +21,9 @@ struct collect_agent_opts {
 	const char *socket_path;
 	int timeout_s;		/* connect + handshake, and each reply */
 	bool poweroff;
+	/* after the triggers, stream the kernel log (KMSG follow) */
+	bool follow;
+	int duration_s;		/* ... for this long; 0: until the guest goes */
 };
 
 /* One short progress line on stderr, with the seconds since @t0_ms. */
@@ -30,7 +33,8 @@ void collect_progress(int64_t t0_ms, const char *fmt, ...)
 /*
  * Fetch everything from the agent: HELLO, LIST, READ of every offered
  * allow-listed file, a KMSG dump, each trigger in @sum (with a KMSG dump
- * after it), and POWEROFF if asked. Returns 0 when the run went as far as
+ * after it), a KMSG follow if asked (a guest that powers off ends it
+ * without error, and then no POWEROFF is sent), and POWEROFF if asked. Returns 0 when the run went as far as
  * it could (@sum says how complete it is), COLLECT_EXIT_PARTIAL when the
  * power-off asked for did not happen either, or COLLECT_EXIT_FATAL when
  * nothing could be collected or saving failed; errors are printed.

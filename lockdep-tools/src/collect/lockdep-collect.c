@@ -1,9 +1,11 @@
-// SPDX-License-Identifier: GPL-2.0
 /*
  * lockdep-collect: pull a guest's lockdep state through its agent and
- * save it raw (lockdep-collect(1)).
+ * save it raw and/or into a lockdep database; or store a raw directory,
+ * a kernel log, saved /proc files or this machine's state in a database
+ * (lockdep-collect(1)).
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,25 +13,47 @@
 #include <string.h>
 
 #include "collect/collect.h"
+#include "collect/db-sink.h"
+#include "collect/sources.h"
 #include "proto/message.h"
+#include "util/error.h"
 
 #define DEFAULT_TIMEOUT_S	120
 
 static const char usage_text[] =
-	"usage: lockdep-collect --socket PATH --raw-dir DIR [--timeout SECONDS]\n"
-	"                       [--poweroff] [--trigger NAME]...\n"
+	"usage: lockdep-collect --socket PATH (--raw-dir DIR | --db FILE)...\n"
+	"                       [--timeout SECONDS] [--poweroff] [--trigger NAME]...\n"
+	"                       [--follow] [--duration SECONDS]\n"
+	"       lockdep-collect --db FILE (--raw-dir DIR | --log FILE | --proc-dir DIR\n"
+	"                       | --local)\n"
+	"   both with: [--label TEXT] [--vmlinux FILE] [--modules DIR]\n"
 	"\n"
-	"    --socket PATH      UNIX socket of the agent's virtio port (QEMU chardev)\n"
-	"    --raw-dir DIR      save the files, kmsg and MANIFEST into DIR\n"
+	"Sources (exactly one):\n"
+	"    --socket PATH      the guest agent behind this UNIX socket (QEMU chardev)\n"
+	"    --raw-dir DIR      without --socket: a raw directory saved earlier\n"
+	"    --log FILE         a console log, dmesg, syslog or journal ('-': stdin)\n"
+	"    --proc-dir DIR     saved /proc files: lockdep, lockdep_stats, ...\n"
+	"    --local            this machine's /proc/lockdep* and /dev/kmsg, read only\n"
+	"Destinations:\n"
+	"    --raw-dir DIR      with --socket: save the files, kmsg and MANIFEST in DIR\n"
+	"    --db FILE          parse and store as a new boot in this database\n"
+	"                       (created if needed); prints the boot's id\n"
+	"Options:\n"
+	"    --label TEXT       a name for the boot in the database\n"
+	"    --vmlinux FILE     symbolise the reports' frames against this vmlinux\n"
+	"    --modules DIR      ... and the modules (.ko) found under DIR\n"
 	"    --timeout SECONDS  wait at most this for the agent to answer HELLO,\n"
 	"                       and for each reply after it (default 120)\n"
 	"    --poweroff         power the guest off at the end\n"
 	"    --trigger NAME     run scenario NAME after the first fetch (repeatable)\n"
+	"    --follow           then keep streaming the kernel log until the guest\n"
+	"                       powers off (or for --duration)\n"
+	"    --duration SECONDS follow for at most this long (implies --follow)\n"
 	"    -h, --help         show this help\n"
 	"\n"
 	"Exit status: 0 everything collected, 1 partial (something incomplete,\n"
-	"required but missing, a trigger or the power-off failed), 2 fatal\n"
-	"error, 64 usage.\n";
+	"required but missing, a trigger or the power-off failed; what arrived\n"
+	"is stored), 2 fatal error (nothing stored in the database), 64 usage.\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -52,55 +76,126 @@ static int parse_timeout(const char *arg, int *out)
 	return 0;
 }
 
-int main(int argc, char **argv)
+struct collect_args {
+	struct collect_agent_opts agent;
+	const char *raw_dir, *db, *log, *proc_dir, *label, *vmlinux, *modules;
+	bool local, agent_only;	/* agent_only: an agent-only option was given */
+	const char **triggers;
+	size_t ntriggers;
+};
+
+/* Which source; -1 after a usage error was printed. */
+enum source { SRC_AGENT, SRC_RAW_DIR, SRC_LOG, SRC_PROC_DIR, SRC_LOCAL };
+
+static int check_args(const struct collect_args *a)
+{
+	int n = !!a->agent.socket_path + !!a->log + !!a->proc_dir + a->local;
+
+	/* --raw-dir is the source only when there is no agent to save from */
+	if (!a->agent.socket_path && a->raw_dir)
+		n++;
+	if (n != 1)
+		return usage_error("%s", n ? "give only one source: --socket, --raw-dir, --log, --proc-dir or --local"
+					   : "no source: give --socket, --raw-dir, --log, --proc-dir or --local");
+	if (a->agent.socket_path) {
+		if (!a->raw_dir && !a->db)
+			return usage_error("%s", "--socket needs --raw-dir DIR, --db FILE or both");
+		if (a->log || a->proc_dir || a->local)
+			return usage_error("%s", "cannot use --socket with another source");
+	} else {
+		if (!a->db)
+			return usage_error("%s", "--raw-dir, --log, --proc-dir and --local need --db FILE");
+		if (a->agent_only)
+			return usage_error("%s", "--timeout, --poweroff, --trigger, --follow and --duration need --socket");
+	}
+	if (!a->db && (a->label || a->vmlinux || a->modules))
+		return usage_error("%s", "--label, --vmlinux and --modules need --db FILE");
+	if (a->agent.socket_path)
+		return SRC_AGENT;
+	if (a->raw_dir)
+		return SRC_RAW_DIR;
+	return a->log ? SRC_LOG : a->proc_dir ? SRC_PROC_DIR : SRC_LOCAL;
+}
+
+static int parse_args(int argc, char **argv, struct collect_args *a)
 {
 	static const struct option opts[] = {
 		{ "socket",	required_argument,	NULL, 's' },
 		{ "raw-dir",	required_argument,	NULL, 'r' },
+		{ "db",		required_argument,	NULL, 'd' },
+		{ "log",	required_argument,	NULL, 'L' },
+		{ "proc-dir",	required_argument,	NULL, 'P' },
+		{ "local",	no_argument,		NULL, 'l' },
+		{ "label",	required_argument,	NULL, 'b' },
+		{ "vmlinux",	required_argument,	NULL, 'v' },
+		{ "modules",	required_argument,	NULL, 'm' },
 		{ "timeout",	required_argument,	NULL, 't' },
 		{ "poweroff",	no_argument,		NULL, 'p' },
 		{ "trigger",	required_argument,	NULL, 'T' },
+		{ "follow",	no_argument,		NULL, 'f' },
+		{ "duration",	required_argument,	NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct collect_agent_opts o = { .timeout_s = DEFAULT_TIMEOUT_S };
-	struct collect_summary sum;
-	struct collect_sink *sink;
-	const char **triggers;
-	const char *raw_dir = NULL;
-	size_t ntriggers = 0;
-	int opt, ret, fin;
+	int opt;
 
-	triggers = calloc(argc, sizeof(*triggers));
-	if (!triggers) {
-		fputs("lockdep-collect: error: out of memory\n", stderr);
-		return COLLECT_EXIT_FATAL;
-	}
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
-			o.socket_path = optarg;
+			a->agent.socket_path = optarg;
 			break;
 		case 'r':
-			raw_dir = optarg;
+			a->raw_dir = optarg;
+			break;
+		case 'd':
+			a->db = optarg;
+			break;
+		case 'L':
+			a->log = optarg;
+			break;
+		case 'P':
+			a->proc_dir = optarg;
+			break;
+		case 'l':
+			a->local = true;
+			break;
+		case 'b':
+			a->label = optarg;
+			break;
+		case 'v':
+			a->vmlinux = optarg;
+			break;
+		case 'm':
+			a->modules = optarg;
 			break;
 		case 't':
-			if (parse_timeout(optarg, &o.timeout_s))
+			if (parse_timeout(optarg, &a->agent.timeout_s))
 				return usage_error("invalid --timeout '%s': expected a positive number of seconds",
 						   optarg);
+			a->agent_only = true;
 			break;
 		case 'p':
-			o.poweroff = true;
+			a->agent.poweroff = a->agent_only = true;
 			break;
 		case 'T':
 			if (!proto_scenario_valid(optarg, strlen(optarg)))
 				return usage_error("invalid --trigger '%s': expected 1-64 characters of [a-z0-9_-]",
 						   optarg);
-			triggers[ntriggers++] = optarg;
+			a->triggers[a->ntriggers++] = optarg;
+			a->agent_only = true;
+			break;
+		case 'f':
+			a->agent.follow = a->agent_only = true;
+			break;
+		case 'D':
+			if (parse_timeout(optarg, &a->agent.duration_s))
+				return usage_error("invalid --duration '%s': expected a positive number of seconds",
+						   optarg);
+			a->agent.follow = a->agent_only = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return COLLECT_EXIT_OK;
+			return -1;
 		default:
 			fputs(usage_text, stderr);
 			return COLLECT_EXIT_USAGE;
@@ -108,34 +203,166 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	if (!o.socket_path || !*o.socket_path)
-		return usage_error("%s", "--socket PATH is required");
-	if (!raw_dir || !*raw_dir)
-		return usage_error("%s", "--raw-dir DIR is required");
+	return 0;
+}
 
-	/* a guest that vanishes must show up as EPIPE, not kill us */
-	signal(SIGPIPE, SIG_IGN);
-	if (collect_summary_init(&sum, triggers, ntriggers)) {
+static const char *const source_names[] = {
+	[SRC_AGENT] = "socket", [SRC_RAW_DIR] = "raw-dir", [SRC_LOG] = "log",
+	[SRC_PROC_DIR] = "proc-dir", [SRC_LOCAL] = "local",
+};
+
+static struct collect_sink *make_db_sink(const struct collect_args *a,
+					 enum source src)
+{
+	static char kmsg_input[4200];
+	struct db_sink_opts o = {
+		.db_path = a->db, .label = a->label,
+		.source = source_names[src], .vmlinux = a->vmlinux,
+		.modules_dir = a->modules,
+		.completeness_from_summary = src == SRC_AGENT ||
+					     src == SRC_RAW_DIR ||
+					     src == SRC_LOCAL,
+	};
+
+	switch (src) {
+	case SRC_AGENT:
+		o.source_path = a->agent.socket_path;
+		o.kmsg_input = "guest:/dev/kmsg";
+		break;
+	case SRC_RAW_DIR:
+		o.source_path = a->raw_dir;
+		snprintf(kmsg_input, sizeof(kmsg_input), "%s/kmsg", a->raw_dir);
+		o.kmsg_input = kmsg_input;
+		break;
+	case SRC_LOG:
+		o.source_path = a->log;
+		o.kmsg_input = a->log;
+		break;
+	case SRC_PROC_DIR:
+		o.source_path = a->proc_dir;
+		o.kmsg_input = "-";
+		break;
+	case SRC_LOCAL:
+		o.kmsg_input = "/dev/kmsg";
+		break;
+	}
+	return db_sink_new(&o);
+}
+
+/* The sink(s) of this run: raw, database, or both through a tee. */
+static struct collect_sink *make_sinks(const struct collect_args *a,
+				       enum source src,
+				       struct collect_sink **db)
+{
+	struct collect_sink *raw = NULL;
+
+	*db = NULL;
+	if (src == SRC_AGENT && a->raw_dir) {
+		raw = raw_sink_new(a->raw_dir);
+		if (!raw)
+			return NULL;
+	}
+	if (a->db) {
+		*db = make_db_sink(a, src);
+		if (!*db) {
+			if (raw)
+				raw->ops->free(raw);
+			return NULL;
+		}
+	}
+	if (raw && *db)
+		return tee_sink_new(raw, *db);
+	return raw ? raw : *db;
+}
+
+static int run_source(const struct collect_args *a, enum source src,
+		      struct collect_summary *sum, struct collect_sink *sink,
+		      char ***names)
+{
+	switch (src) {
+	case SRC_AGENT:
+		return collect_from_agent(&a->agent, sum, sink);
+	case SRC_RAW_DIR:
+		return source_rawdir(a->raw_dir, sum, sink, names) ?
+		       COLLECT_EXIT_FATAL : 0;
+	case SRC_LOG:
+		return source_log(a->log, sink) ? COLLECT_EXIT_FATAL : 0;
+	case SRC_PROC_DIR:
+		return source_procdir(a->proc_dir, sum, sink) ?
+		       COLLECT_EXIT_FATAL : 0;
+	case SRC_LOCAL:
+		return source_local(sum, sink) ? COLLECT_EXIT_FATAL : 0;
+	}
+	return COLLECT_EXIT_FATAL;
+}
+
+int main(int argc, char **argv)
+{
+	struct collect_args a = { .agent.timeout_s = DEFAULT_TIMEOUT_S };
+	struct collect_sink *sink, *db;
+	struct collect_summary sum = { 0 };
+	unsigned long reports, truncated;
+	char **names = NULL;
+	int src, ret, fin;
+	size_t i;
+
+	error_set_prog(argv[0]);
+	a.triggers = calloc(argc, sizeof(*a.triggers));
+	if (!a.triggers) {
 		fputs("lockdep-collect: error: out of memory\n", stderr);
 		return COLLECT_EXIT_FATAL;
 	}
-	sink = raw_sink_new(raw_dir);
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return ret < 0 ? COLLECT_EXIT_OK : ret;
+	src = check_args(&a);
+	if (src == COLLECT_EXIT_USAGE)
+		return src;
+
+	/* a guest that vanishes must show up as EPIPE, not kill us */
+	signal(SIGPIPE, SIG_IGN);
+	/* the raw directory source fills the summary from its MANIFEST */
+	if (src != SRC_RAW_DIR &&
+	    collect_summary_init(&sum, a.triggers, a.ntriggers)) {
+		fputs("lockdep-collect: error: out of memory\n", stderr);
+		return COLLECT_EXIT_FATAL;
+	}
+	sink = make_sinks(&a, src, &db);
 	if (!sink) {
 		collect_summary_release(&sum);
 		return COLLECT_EXIT_FATAL;
 	}
-	ret = collect_from_agent(&o, &sum, sink);
+	ret = run_source(&a, src, &sum, sink, &names);
+	/* nothing collected, or bad input: the database gets nothing */
+	if (ret == COLLECT_EXIT_FATAL && db)
+		db_sink_abort(db);
 	fin = sink->ops->finish(sink, &sum);
-	sink->ops->free(sink);
 	if (fin)
 		ret = COLLECT_EXIT_FATAL;
-	else if (!ret)
+	else if (!ret && (src == SRC_AGENT || src == SRC_RAW_DIR ||
+			  src == SRC_LOCAL))
 		ret = collect_summary_exit_status(&sum);
+	else if (!ret && db && db_sink_partial(db))
+		ret = COLLECT_EXIT_PARTIAL;
+	if (db && db_sink_committed(db)) {
+		db_sink_counts(db, &reports, &truncated);
+		fprintf(stderr, "lockdep-collect: boot %" PRId64 " stored in '%s': %lu report%s (%lu truncated)\n",
+			db_sink_boot_id(db), a.db, reports,
+			reports == 1 ? "" : "s", truncated);
+		printf("%" PRId64 "\n", db_sink_boot_id(db));
+	}
 	if (ret == COLLECT_EXIT_PARTIAL)
-		fprintf(stderr,
-			"lockdep-collect: collection is partial, see '%s/MANIFEST'\n",
-			raw_dir);
+		fprintf(stderr, "lockdep-collect: collection is partial%s%s%s\n",
+			a.raw_dir && src == SRC_AGENT ? ", see '" : "",
+			a.raw_dir && src == SRC_AGENT ? a.raw_dir : "",
+			a.raw_dir && src == SRC_AGENT ? "/MANIFEST'" : "");
+	sink->ops->free(sink);
 	collect_summary_release(&sum);
-	free(triggers);
+	for (i = 0; names && names[i]; i++)
+		free(names[i]);
+	free(names);
+	free(a.triggers);
+	if (fflush(stdout) || ferror(stdout))
+		return COLLECT_EXIT_FATAL;
 	return ret;
 }

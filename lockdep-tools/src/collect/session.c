@@ -144,6 +144,33 @@ static int run_triggers(struct agent_client *cl, struct collect_summary *sum,
 	return 0;
 }
 
+/* Stream the kernel log; 1 when the guest went away (powered off). */
+static int follow_kmsg(struct agent_client *cl, const struct collect_agent_opts *o,
+		       struct collect_summary *sum, struct collect_sink *sink,
+		       int64_t t0)
+{
+	uint64_t before = sum->kmsg.records;
+	int64_t until = o->duration_s ? proto_now_ms() + o->duration_s * 1000LL : 0;
+	int ret;
+
+	if (o->duration_s)
+		collect_progress(t0, "following the kernel log for %d s",
+				 o->duration_s);
+	else
+		collect_progress(t0, "following the kernel log until the guest powers off");
+	ret = agent_client_kmsg_follow(cl, sum, sink, until);
+	if (ret == -EPIPE) {
+		collect_progress(t0, "kmsg: %llu records followed, the guest closed the connection",
+				 (unsigned long long)(sum->kmsg.records - before));
+		cl->why[0] = '\0';
+		return 1;
+	}
+	if (!ret)
+		collect_progress(t0, "kmsg: %llu records followed",
+				 (unsigned long long)(sum->kmsg.records - before));
+	return ret ? ret : fetch_kmsg(cl, sum, sink, t0);
+}
+
 int collect_from_agent(const struct collect_agent_opts *o,
 		       struct collect_summary *sum, struct collect_sink *sink)
 {
@@ -171,6 +198,13 @@ int collect_from_agent(const struct collect_agent_opts *o,
 		ret = fetch_kmsg(&cl, sum, sink, t0);
 	if (!ret)
 		ret = run_triggers(&cl, sum, sink, t0);
+	if (!ret && o->follow) {
+		ret = follow_kmsg(&cl, o, sum, sink, t0);
+		if (ret == 1) {
+			agent_client_close(&cl);
+			return 0;
+		}
+	}
 	if (!ret && o->poweroff) {
 		ret = agent_client_poweroff(&cl);
 		if (!ret)

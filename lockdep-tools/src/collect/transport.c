@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,12 +73,37 @@ static int client_recv_failed(struct agent_client *cl, int ret,
 			   what, strerror(-ret));
 }
 
+/*
+ * Any request ends a KMSG follow: the agent answers END, then the request.
+ * The request is a KMSG dump that starts past every sequence number, so
+ * its reply is an empty END whatever arrived meanwhile.
+ */
+static int client_stop_follow(struct agent_client *cl)
+{
+	uint8_t req[PROTO_KMSG_SIZE] = { PROTO_KMSG_DUMP };
+
+	proto_put_be64(req + 1, UINT64_MAX);
+	return proto_conn_send(&cl->conn, PROTO_KMSG, req, sizeof(req),
+			       proto_now_ms() + cl->timeout_ms);
+}
+
 static int client_recv(struct agent_client *cl, struct proto_frame *f,
 		       const char *what)
 {
+	int64_t deadline = proto_now_ms() + cl->timeout_ms;
 	int ret;
 
-	ret = proto_conn_recv(&cl->conn, f, proto_now_ms() + cl->timeout_ms);
+	/* following: wait until the end of the run, then stop the agent */
+	if (cl->follow && !cl->follow_stopped)
+		deadline = cl->follow_until_ms;
+	ret = proto_conn_recv(&cl->conn, f, deadline);
+	if (ret == -ETIMEDOUT && cl->follow && !cl->follow_stopped) {
+		cl->follow_stopped = true;
+		ret = client_stop_follow(cl);
+		if (!ret)
+			ret = proto_conn_recv(&cl->conn, f,
+					      proto_now_ms() + cl->timeout_ms);
+	}
 	return ret == 1 ? 0 : client_recv_failed(cl, ret, what);
 }
 
@@ -430,6 +456,38 @@ int agent_client_kmsg(struct agent_client *cl, struct collect_summary *sum,
 	ret = client_send(cl, PROTO_KMSG, req, sizeof(req), "KMSG");
 	if (!ret)
 		ret = client_kmsg_reply(cl, sum, sink);
+	if (ret) {
+		k->status = k->records ? ITEM_INCOMPLETE : ITEM_MISSING;
+		k->err = -ret;
+	}
+	return ret;
+}
+
+int agent_client_kmsg_follow(struct agent_client *cl,
+			     struct collect_summary *sum,
+			     struct collect_sink *sink, int64_t until_ms)
+{
+	struct kmsg_item *k = &sum->kmsg;
+	uint8_t req[PROTO_KMSG_SIZE];
+	int ret;
+
+	req[0] = PROTO_KMSG_FOLLOW;
+	proto_put_be64(req + 1, k->records ? k->last + 1 : 0);
+	ret = client_send(cl, PROTO_KMSG, req, sizeof(req), "KMSG follow");
+	if (ret)
+		goto out;
+	cl->follow = true;
+	cl->follow_stopped = false;
+	cl->follow_until_ms = until_ms > 0 ? until_ms : INT64_MAX;
+	ret = client_kmsg_reply(cl, sum, sink);
+	cl->follow = false;
+	/* the stop request's own reply, an empty END */
+	if (!ret && cl->follow_stopped)
+		ret = client_kmsg_reply(cl, sum, sink);
+	/* the guest went away at a record boundary: the stream is whole */
+	if (ret == -EPIPE && !cl->follow_stopped)
+		return ret;
+out:
 	if (ret) {
 		k->status = k->records ? ITEM_INCOMPLETE : ITEM_MISSING;
 		k->err = -ret;

@@ -30,6 +30,9 @@ struct agent_client {
 	bool local_failure;	/* the failure was ours (disk, memory) */
 	char why[512];		/* the last failure, in words */
 	char agent_msg[PROTO_MAX_ERROR_MSG];	/* the last ERROR's text */
+	/* a KMSG follow in progress (agent_client_kmsg_follow()) */
+	bool follow, follow_stopped;
+	int64_t follow_until_ms;
 };
 
 /*
@@ -58,6 +61,17 @@ int agent_client_read(struct agent_client *cl, struct file_item *it,
 /* KMSG dump of the records after the last one in @sum, into @sink. */
 int agent_client_kmsg(struct agent_client *cl, struct collect_summary *sum,
 		      struct collect_sink *sink);
+
+/*
+ * KMSG follow: the records after the last one in @sum as they are logged,
+ * into @sink, until @until_ms (0: no end; a KMSG dump after it fetches
+ * what was logged while the follow was being stopped) or until the guest closes the
+ * connection. A close at a record boundary returns -EPIPE with the kernel
+ * log still complete: the guest powered off.
+ */
+int agent_client_kmsg_follow(struct agent_client *cl,
+			     struct collect_summary *sum,
+			     struct collect_sink *sink, int64_t until_ms);
 
 /* TRIGGER @t->name; fills in @t->done or @t->err. */
 int agent_client_trigger(struct agent_client *cl, struct trigger_item *t);

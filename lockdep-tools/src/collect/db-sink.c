@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The database sink (db-sink.h): from pushed files and kernel log
+ * records to one boot of the store, parsed on the way.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/db-sink.h"
+#include "collect/gunzip.h"
+#include "parse/elf-notes.h"
+#include "parse/klog.h"
+#include "parse/kmsg.h"
+#include "parse/proc-chains.h"
+#include "parse/proc-lock-stat.h"
+#include "parse/proc-lockdep.h"
+#include "parse/proc-stats.h"
+#include "parse/selftest.h"
+#include "store/store.h"
+#include "symbolise/symbolise.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* A decompressed kernel config is a few hundred KiB; refuse bombs. */
+#define CONFIG_MAX	(64u << 20)
+
+struct db_sink {
+	struct collect_sink base;
+	struct db_sink_opts o;
+	struct store *st;
+	int64_t boot_id;
+	bool failed, committed;
+	char *partial;		/* why the boot is partial, or NULL */
+	/* the file being pushed */
+	char *input;		/* its name in messages */
+	char *next_input;
+	struct strbuf file;
+	/* the kernel log */
+	struct kmsg_parser *kmsg;
+	struct klog_parser *klog;
+	struct strbuf log;	/* every log line, for the self-test table */
+	char *release;		/* kernel release, once known */
+	char build_id[2 * ELF_NOTES_MAX_BUILD_ID + 1];
+	struct symboliser *sym;
+	bool sym_tried;
+	unsigned long reports, truncated;
+};
+
+static struct db_sink *to_db(struct collect_sink *s)
+{
+	return (struct db_sink *)s;
+}
+
+static int db_fail(struct db_sink *d)
+{
+	d->failed = true;
+	return -EINVAL;
+}
+
+/* ---- reports ---- */
+
+static void db_symbolise(struct db_sink *d, struct ldr_report *r)
+{
+	struct symbolise_opts so = { 0 };
+
+	if (!d->o.vmlinux && !d->o.modules_dir)
+		return;
+	if (!d->sym_tried) {
+		d->sym_tried = true;
+		so.vmlinux = d->o.vmlinux;
+		so.modules_dir = d->o.modules_dir;
+		so.build_id = d->build_id[0] ? d->build_id : NULL;
+		d->sym = symboliser_new(&so);
+	}
+	symbolise_report(d->sym, r);
+}
+
+static void db_report(struct ldr_report *r, void *data)
+{
+	struct db_sink *d = data;
+
+	if (!d->failed) {
+		db_symbolise(d, r);
+		if (store_add_report(d->st, r, NULL))
+			db_fail(d);
+		d->reports++;
+		d->truncated += r->truncated;
+		if (!d->release && r->release)
+			d->release = xstrdup(r->release);
+	}
+	report_free(r);
+}
+
+static void db_log_line(const char *line, size_t len, void *data)
+{
+	struct db_sink *d = data;
+
+	klog_parser_push(d->klog, line, len);
+	strbuf_add(&d->log, line, len);
+	strbuf_addch(&d->log, '\n');
+}
+
+int db_sink_kmsg_line(struct collect_sink *s, const char *line, size_t len)
+{
+	struct db_sink *d = to_db(s);
+
+	if (d->failed)
+		return -EINVAL;
+	return kmsg_parser_push_line(d->kmsg, line, len) ? db_fail(d) : 0;
+}
+
+int db_sink_log_line(struct collect_sink *s, const char *line, size_t len)
+{
+	struct db_sink *d = to_db(s);
+
+	if (d->failed)
+		return -EINVAL;
+	db_log_line(line, len, d);
+	return 0;
+}
+
+static int db_kmsg_record(struct collect_sink *s, const uint8_t *rec,
+			  size_t len)
+{
+	struct db_sink *d = to_db(s);
+
+	if (d->failed)
+		return -EINVAL;
+	return kmsg_parser_push_record(d->kmsg, rec, len) ? db_fail(d) : 0;
+}
+
+/* ---- /proc files ---- */
+
+static int on_class(const struct proc_lockdep_class *c, void *ctx)
+{
+	return store_add_class(ctx, c);
+}
+
+static int on_dep(const struct proc_lockdep_class *from,
+		  const struct proc_lockdep_dep *to, void *ctx)
+{
+	return store_add_dep(ctx, from, to);
+}
+
+static int on_chain(const struct proc_lockdep_chain *c, void *ctx)
+{
+	return store_add_chain(ctx, c);
+}
+
+static int on_stat(const struct proc_lockdep_stat *s, void *ctx)
+{
+	return store_add_stat(ctx, s);
+}
+
+static int on_lock_stat(const struct proc_lock_stat_row *r, void *ctx)
+{
+	return store_add_lock_stat(ctx, r);
+}
+
+static int on_point(const struct proc_lock_stat_point *p, void *ctx)
+{
+	return store_add_lock_stat_point(ctx, p);
+}
+
+static int on_selftest(const struct selftest_row *r, void *ctx)
+{
+	return store_add_selftest_row(ctx, r);
+}
+
+static int on_selftest_summary(const struct selftest_summary *s, void *ctx)
+{
+	return store_add_selftest_summary(ctx, s);
+}
+
+/* 2.6.18 to 2.6.29 printed 4 usage characters in another order. */
+static unsigned int proc_flags(const struct db_sink *d)
+{
+	unsigned int minor;
+
+	if (d->release && sscanf(d->release, "2.6.%u", &minor) == 1 &&
+	    minor >= 18 && minor <= 29)
+		return PROC_PARSE_LEGACY_USAGE;
+	return 0;
+}
+
+/* Run one /proc parser over the file; any malformed line fails the boot. */
+static int db_parse_proc(struct db_sink *d, const char *path)
+{
+	static const struct proc_lockdep_ops lockdep_ops = { on_class, on_dep };
+	static const struct proc_stats_ops stats_ops = { on_stat };
+	static const struct proc_chains_ops chains_ops = { on_chain };
+	static const struct proc_lock_stat_ops lock_stat_ops = {
+		on_lock_stat, on_point };
+	struct proc_parse_stats ps = { 0 };
+	unsigned long unresolved;
+	FILE *in;
+	int ret;
+
+	in = fmemopen(d->file.buf, d->file.len, "r");
+	if (!in) {
+		error("unable to read '%s': %s", d->input, strerror(errno));
+		return db_fail(d);
+	}
+	if (!strcmp(path, "/proc/lockdep"))
+		ret = proc_lockdep_parse(in, d->input, proc_flags(d),
+					 &lockdep_ops, d->st, &ps);
+	else if (!strcmp(path, "/proc/lockdep_stats"))
+		ret = proc_stats_parse(in, d->input, 0, &stats_ops, d->st, &ps);
+	else if (!strcmp(path, "/proc/lockdep_chains"))
+		ret = proc_chains_parse(in, d->input, 0, &chains_ops, d->st,
+					&ps);
+	else
+		ret = proc_lock_stat_parse(in, d->input, 0, &lock_stat_ops,
+					   d->st, &ps);
+	fclose(in);
+	if (ret)
+		return db_fail(d);
+	if (ps.bad) {
+		error("'%s' has %lu malformed line%s (see above); nothing stored",
+		      d->input, ps.bad, ps.bad == 1 ? "" : "s");
+		return db_fail(d);
+	}
+	if (!strcmp(path, "/proc/lockdep")) {
+		if (store_resolve_deps(d->st, &unresolved))
+			return db_fail(d);
+		if (unresolved)
+			warning("%s: %lu dependencies name a class the file does not list",
+				d->input, unresolved);
+	}
+	if (ps.notes & PROC_NOTE_TRUNCATED)
+		db_sink_set_partial(&d->base, "a /proc file ends mid-record");
+	return 0;
+}
+
+/* "Linux version 6.1.0 (...) ..." -> "6.1.0" */
+static int db_version(struct db_sink *d)
+{
+	char release[128];
+
+	strbuf_rtrim(&d->file);
+	if (sscanf(d->file.buf, "Linux version %127s", release) != 1) {
+		error("%s:1: not a /proc/version line", d->input);
+		return db_fail(d);
+	}
+	free(d->release);
+	d->release = xstrdup(release);
+	if (store_boot_set(d->st, "kernel_version", d->file.buf))
+		return db_fail(d);
+	return 0;
+}
+
+static int db_notes(struct db_sink *d)
+{
+	size_t bad;
+	int ret;
+
+	ret = elf_notes_build_id(d->file.buf, d->file.len, d->build_id, &bad);
+	if (ret < 0) {
+		error("'%s': malformed ELF note at byte %zu", d->input, bad);
+		return db_fail(d);
+	}
+	if (ret == 0 && store_boot_set(d->st, "build_id", d->build_id))
+		return db_fail(d);
+	return 0;
+}
+
+static int db_config(struct db_sink *d)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *why;
+	int ret = 0;
+
+	if (gunzip(d->file.buf, d->file.len, CONFIG_MAX, &out, &why)) {
+		error("unable to decompress '%s': %s", d->input, why);
+		ret = db_fail(d);
+	} else if (store_boot_set(d->st, "config", out.buf)) {
+		ret = db_fail(d);
+	}
+	strbuf_release(&out);
+	return ret;
+}
+
+/* A complete file: to its parser. */
+static int db_parse_file(struct db_sink *d, const char *path)
+{
+	if (!strcmp(path, "/proc/lockdep") ||
+	    !strcmp(path, "/proc/lockdep_stats") ||
+	    !strcmp(path, "/proc/lockdep_chains") ||
+	    !strcmp(path, "/proc/lock_stat"))
+		return db_parse_proc(d, path);
+	if (!strcmp(path, "/proc/version"))
+		return db_version(d);
+	if (!strcmp(path, "/proc/cmdline")) {
+		strbuf_rtrim(&d->file);
+		return store_boot_set(d->st, "cmdline", d->file.buf) ?
+		       db_fail(d) : 0;
+	}
+	if (!strcmp(path, "/proc/config.gz"))
+		return db_config(d);
+	if (!strcmp(path, "/sys/kernel/notes"))
+		return db_notes(d);
+	/* the graph export and the scenario list: kept in files only */
+	return 0;
+}
+
+static int db_file_begin(struct collect_sink *s, const struct file_item *it)
+{
+	struct db_sink *d = to_db(s);
+
+	strbuf_reset(&d->file);
+	free(d->input);
+	if (d->next_input) {
+		d->input = d->next_input;
+		d->next_input = NULL;
+	} else {
+		d->input = xmalloc(strlen(it->path) + 8);
+		sprintf(d->input, "guest:%s", it->path);
+	}
+	return d->failed ? -EINVAL : 0;
+}
+
+static int db_file_data(struct collect_sink *s, const void *buf, size_t len)
+{
+	struct db_sink *d = to_db(s);
+
+	strbuf_add(&d->file, buf, len);
+	return d->failed ? -EINVAL : 0;
+}
+
+static int db_file_end(struct collect_sink *s, const struct file_item *it)
+{
+	struct db_sink *d = to_db(s);
+	char buf[32];
+
+	if (d->failed)
+		return -EINVAL;
+	if (store_add_file(d->st, it->path, item_status_name(it->status),
+			   it->bytes, it->status == ITEM_COMPLETE ? NULL :
+			   item_err_name(it->err, buf, sizeof(buf)),
+			   it->status == ITEM_MISSING ? NULL : d->file.buf,
+			   d->file.len))
+		return db_fail(d);
+	if (it->status == ITEM_COMPLETE)
+		return db_parse_file(d, it->path);
+	return 0;
+}
+
+/* ---- the end ---- */
+
+static int db_selftest(struct db_sink *d)
+{
+	static const struct selftest_ops ops = { on_selftest,
+						 on_selftest_summary };
+	struct proc_parse_stats ps = { 0 };
+	FILE *in;
+
+	if (!d->log.len)
+		return 0;
+	in = fmemopen(d->log.buf, d->log.len, "r");
+	if (!in) {
+		error("unable to read the kernel log: %s", strerror(errno));
+		return db_fail(d);
+	}
+	if (selftest_parse(in, d->o.kmsg_input, 0, &ops, d->st, &ps)) {
+		fclose(in);
+		return db_fail(d);
+	}
+	fclose(in);
+	if (ps.bad) {
+		error("the self-test table of '%s' has %lu malformed line%s (see above); nothing stored",
+		      d->o.kmsg_input, ps.bad, ps.bad == 1 ? "" : "s");
+		return db_fail(d);
+	}
+	return 0;
+}
+
+static int db_manifest(struct db_sink *d, const struct collect_summary *sum)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int ret;
+
+	fp = open_memstream(&text, &len);
+	if (!fp)
+		return db_fail(d);
+	manifest_write(fp, sum);
+	fclose(fp);
+	ret = store_boot_set(d->st, "manifest", text);
+	free(text);
+	if (!ret && sum->identity[0])
+		ret = store_boot_set(d->st, "agent", sum->identity);
+	return ret ? db_fail(d) : 0;
+}
+
+static int db_finish(struct collect_sink *s, const struct collect_summary *sum)
+{
+	struct db_sink *d = to_db(s);
+	const char *completeness;
+
+	if (!d->failed) {
+		klog_parser_finish(d->klog);
+		db_selftest(d);
+	}
+	if (!d->failed && d->release &&
+	    store_boot_set(d->st, "kernel_release", d->release))
+		db_fail(d);
+	if (!d->failed && d->o.completeness_from_summary)
+		db_manifest(d, sum);
+	if (d->failed) {
+		store_boot_abort(d->st);
+		error("nothing was stored in '%s'", d->o.db_path);
+		return -EINVAL;
+	}
+	if (d->o.completeness_from_summary)
+		completeness = collect_summary_exit_status(sum) ?
+			       "partial" : "complete";
+	else
+		completeness = d->partial ? "partial" : "complete";
+	if (store_boot_commit(d->st, completeness))
+		return -EIO;
+	d->committed = true;
+	return 0;
+}
+
+static void db_free(struct collect_sink *s)
+{
+	struct db_sink *d = to_db(s);
+
+	store_close(d->st);	/* rolls back a boot not committed */
+	kmsg_parser_free(d->kmsg);
+	klog_parser_free(d->klog);
+	symboliser_free(d->sym);
+	strbuf_release(&d->file);
+	strbuf_release(&d->log);
+	free(d->input);
+	free(d->next_input);
+	free(d->release);
+	free(d->partial);
+	free(d);
+}
+
+static const struct collect_sink_ops db_sink_ops = {
+	.file_begin	= db_file_begin,
+	.file_data	= db_file_data,
+	.file_end	= db_file_end,
+	.kmsg_record	= db_kmsg_record,
+	.finish		= db_finish,
+	.free		= db_free,
+};
+
+struct collect_sink *db_sink_new(const struct db_sink_opts *o)
+{
+	struct store_boot b = { o->label, o->source, o->source_path };
+	struct db_sink *d;
+	struct store *st;
+
+	st = store_open(o->db_path, 0);
+	if (!st)
+		return NULL;
+	d = xcalloc(1, sizeof(*d));
+	d->base.ops = &db_sink_ops;
+	d->o = *o;
+	d->st = st;
+	strbuf_init(&d->file);
+	strbuf_init(&d->log);
+	d->kmsg = kmsg_parser_new(o->kmsg_input, db_log_line, d);
+	d->klog = klog_parser_new(o->kmsg_input, 1, db_report, d);
+	if (store_boot_begin(st, &b, &d->boot_id)) {
+		db_free(&d->base);
+		return NULL;
+	}
+	return &d->base;
+}
+
+void db_sink_name_next(struct collect_sink *s, const char *input)
+{
+	struct db_sink *d = to_db(s);
+
+	free(d->next_input);
+	d->next_input = xstrdup(input);
+}
+
+void db_sink_set_partial(struct collect_sink *s, const char *why)
+{
+	struct db_sink *d = to_db(s);
+
+	if (!d->partial)
+		d->partial = xstrdup(why);
+}
+
+bool db_sink_partial(const struct collect_sink *s)
+{
+	return ((const struct db_sink *)s)->partial != NULL;
+}
+
+void db_sink_abort(struct collect_sink *s)
+{
+	to_db(s)->failed = true;
+}
+
+int64_t db_sink_boot_id(const struct collect_sink *s)
+{
+	return ((const struct db_sink *)s)->boot_id;
+}
+
+void db_sink_counts(const struct collect_sink *s, unsigned long *reports,
+		    unsigned long *truncated)
+{
+	const struct db_sink *d = (const struct db_sink *)s;
+
+	*reports = d->reports;
+	*truncated = d->truncated;
+}
+
+bool db_sink_committed(const struct collect_sink *s)
+{
+	return ((const struct db_sink *)s)->committed;
+}
+
+/* ---- tee ---- */
+
+/*
+ * @a (the raw directory) gets everything and its errors end the run; a
+ * failure of @b (the database) is kept for finish() and @b gets nothing
+ * more, so the raw copy is whole even when the database refuses the input.
+ */
+struct tee_sink {
+	struct collect_sink base;
+	struct collect_sink *a, *b;
+	int b_err;
+};
+
+static struct tee_sink *to_tee(struct collect_sink *s)
+{
+	return (struct tee_sink *)s;
+}
+
+static int tee_b(struct tee_sink *t, int err)
+{
+	if (err && !t->b_err)
+		t->b_err = err;
+	return 0;
+}
+
+static int tee_file_begin(struct collect_sink *s, const struct file_item *it)
+{
+	struct tee_sink *t = to_tee(s);
+	int ret = t->a->ops->file_begin(t->a, it);
+
+	if (!ret && !t->b_err)
+		tee_b(t, t->b->ops->file_begin(t->b, it));
+	return ret;
+}
+
+static int tee_file_data(struct collect_sink *s, const void *buf, size_t len)
+{
+	struct tee_sink *t = to_tee(s);
+	int ret = t->a->ops->file_data(t->a, buf, len);
+
+	if (!ret && !t->b_err)
+		tee_b(t, t->b->ops->file_data(t->b, buf, len));
+	return ret;
+}
+
+static int tee_file_end(struct collect_sink *s, const struct file_item *it)
+{
+	struct tee_sink *t = to_tee(s);
+	int ret = t->a->ops->file_end(t->a, it);
+
+	if (!ret && !t->b_err)
+		tee_b(t, t->b->ops->file_end(t->b, it));
+	return ret;
+}
+
+static int tee_kmsg_record(struct collect_sink *s, const uint8_t *rec,
+			   size_t len)
+{
+	struct tee_sink *t = to_tee(s);
+	int ret = t->a->ops->kmsg_record(t->a, rec, len);
+
+	if (!ret && !t->b_err)
+		tee_b(t, t->b->ops->kmsg_record(t->b, rec, len));
+	return ret;
+}
+
+/* Both finish, whatever happened: the database rolls back on its own. */
+static int tee_finish(struct collect_sink *s, const struct collect_summary *sum)
+{
+	struct tee_sink *t = to_tee(s);
+	int a = t->a->ops->finish(t->a, sum);
+	int b = t->b->ops->finish(t->b, sum);
+
+	return a ?: b;
+}
+
+static void tee_free(struct collect_sink *s)
+{
+	struct tee_sink *t = to_tee(s);
+
+	t->a->ops->free(t->a);
+	t->b->ops->free(t->b);
+	free(t);
+}
+
+static const struct collect_sink_ops tee_sink_ops = {
+	.file_begin	= tee_file_begin,
+	.file_data	= tee_file_data,
+	.file_end	= tee_file_end,
+	.kmsg_record	= tee_kmsg_record,
+	.finish		= tee_finish,
+	.free		= tee_free,
+};
+
+struct collect_sink *tee_sink_new(struct collect_sink *a,
+				  struct collect_sink *b)
+{
+	struct tee_sink *t = xcalloc(1, sizeof(*t));
+
+	t->base.ops = &tee_sink_ops;
+	t->a = a;
+	t->b = b;
+	return &t->base;
+}

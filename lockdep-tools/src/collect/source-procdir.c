@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Offline sources made of files: a directory of saved /proc files, and
+ * the pushing of one file from disk that every offline source shares.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collect/db-sink.h"
+#include "collect/sources.h"
+#include "util/error.h"
+
+int source_push_file(struct collect_sink *sink, struct file_item *it,
+		     const char *disk_path, enum item_status as, int err)
+{
+	char buf[65536];
+	FILE *fp;
+	size_t n;
+	int ret = 0;
+
+	it->bytes = 0;
+	fp = fopen(disk_path, "rb");
+	if (!fp) {
+		it->status = ITEM_MISSING;
+		it->err = errno;
+		db_sink_name_next(sink, disk_path);
+		if (sink->ops->file_begin(sink, it) ||
+		    sink->ops->file_end(sink, it))
+			return -1;
+		return 1;
+	}
+	db_sink_name_next(sink, disk_path);
+	if (sink->ops->file_begin(sink, it)) {
+		fclose(fp);
+		return -1;
+	}
+	while (!ret && (n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		it->bytes += n;
+		ret = sink->ops->file_data(sink, buf, n);
+	}
+	if (!ret && ferror(fp))
+		ret = error("unable to read '%s': %s", disk_path,
+			    strerror(errno));
+	fclose(fp);
+	if (ret)
+		return -1;
+	it->status = as;
+	it->err = as == ITEM_COMPLETE ? 0 : err;
+	return sink->ops->file_end(sink, it) ? -1 : 0;
+}
+
+static struct file_item *find_item(struct collect_summary *sum,
+				   const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < sum->nfiles; i++)
+		if (!strcmp(sum->files[i].path, path))
+			return &sum->files[i];
+	return NULL;
+}
+
+/* /proc/version first: the kernel release decides how to read the rest. */
+static const char *const procdir_files[] = {
+	"version", "cmdline", "config.gz", "lockdep", "lockdep_stats",
+	"lockdep_chains", "lock_stat",
+};
+
+int source_procdir(const char *dir, struct collect_summary *sum,
+		   struct collect_sink *sink)
+{
+	char disk[4096], guest[64];
+	struct file_item *it;
+	int found = 0, ret;
+	size_t i;
+
+	for (i = 0; i < sizeof(procdir_files) / sizeof(*procdir_files); i++) {
+		snprintf(guest, sizeof(guest), "/proc/%s", procdir_files[i]);
+		it = find_item(sum, guest);
+		if ((size_t)snprintf(disk, sizeof(disk), "%s/%s", dir,
+				     procdir_files[i]) >= sizeof(disk))
+			return error("path '%s/%s' is too long", dir,
+				     procdir_files[i]);
+		ret = source_push_file(sink, it, disk, ITEM_COMPLETE, 0);
+		if (ret < 0)
+			return -1;
+		if (!ret && i >= 3)
+			found++;
+	}
+	if (!found)
+		return error("'%s' holds none of lockdep, lockdep_stats, lockdep_chains, lock_stat",
+			     dir);
+	if (found < 4)
+		db_sink_set_partial(sink, "some lockdep /proc files are missing");
+	return 0;
+}

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The raw directory source: what lockdep-collect --raw-dir saved, read
+ * back through its MANIFEST (format in lockdep-collect(1)) so that the
+ * boot stored is the one that was collected, statuses included.
+ *
+ * The MANIFEST is checked line by line; a line that is not one of its
+ * forms, a file it calls complete that is not there, or a file that is
+ * not on the allow-list is an error naming the MANIFEST and the line.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collect/db-sink.h"
+#include "collect/sources.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+struct manifest {
+	const char *path;	/* of the MANIFEST, for messages */
+	char **lines;
+	size_t nr;
+};
+
+static int read_lines(const char *path, struct manifest *m)
+{
+	FILE *fp = fopen(path, "r");
+	size_t cap = 0, alloc = 0;
+	char *line = NULL;
+	ssize_t n;
+
+	if (!fp)
+		return error("unable to open '%s': %s%s", path, strerror(errno),
+			     errno == ENOENT ? " (not a raw directory, or its collection did not finish)" : "");
+	while ((n = getline(&line, &cap, fp)) > 0) {
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		ALLOC_GROW(m->lines, m->nr + 1, alloc);
+		m->lines[m->nr++] = xstrdup(line);
+	}
+	free(line);
+	fclose(fp);
+	return 0;
+}
+
+static void release_lines(struct manifest *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr; i++)
+		free(m->lines[i]);
+	free(m->lines);
+}
+
+static int bad_line(const struct manifest *m, size_t i, const char *what)
+{
+	return error("%s:%zu: %s", m->path, i + 1, what);
+}
+
+/* "ENOENT", "unlisted", "errno-5" back to the err of a file_item. */
+static int reason_err(const char *name)
+{
+	const char *e;
+	int i;
+
+	if (!strcmp(name, "unlisted"))
+		return ITEM_UNLISTED;
+	if (!strncmp(name, "errno-", 6))
+		return atoi(name + 6);
+	for (i = 1; i < 4096; i++) {
+		e = strerrorname_np(i);
+		if (e && !strcmp(e, name))
+			return i;
+	}
+	return -1;
+}
+
+static int parse_status(const char *s, enum item_status *st)
+{
+	if (!strcmp(s, "complete"))
+		*st = ITEM_COMPLETE;
+	else if (!strcmp(s, "incomplete"))
+		*st = ITEM_INCOMPLETE;
+	else if (!strcmp(s, "missing"))
+		*st = ITEM_MISSING;
+	else
+		return -1;
+	return 0;
+}
+
+/* Split @line in place into at most @max space-separated fields. */
+static size_t split(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+	char *save = NULL, *tok;
+
+	for (tok = strtok_r(line, " ", &save); tok && n < max;
+	     tok = strtok_r(NULL, " ", &save))
+		f[n++] = tok;
+	return tok ? max + 1 : n;
+}
+
+static int file_line(const struct manifest *m, size_t i, const char *dir,
+		     struct collect_summary *sum, struct collect_sink *sink)
+{
+	char copy[1024], disk[8192], *f[6], *end;
+	enum item_status st;
+	struct file_item *it = NULL;
+	unsigned long long bytes;
+	size_t n, k;
+	int err = 0;
+
+	snprintf(copy, sizeof(copy), "%s", m->lines[i]);
+	n = split(copy, f, 5);
+	if (n < 4 || n > 5 || parse_status(f[1], &st) ||
+	    (st == ITEM_COMPLETE) != (n == 4))
+		return bad_line(m, i, "expected 'file STATUS PATH BYTES [REASON]'");
+	bytes = strtoull(f[3], &end, 10);
+	if (*end || end == f[3])
+		return bad_line(m, i, "the byte count is not a number");
+	for (k = 0; k < sum->nfiles; k++)
+		if (!strcmp(sum->files[k].path, f[2]))
+			it = &sum->files[k];
+	if (!it)
+		return bad_line(m, i, "the file is not on the agent's allow-list");
+	if (st != ITEM_COMPLETE && (err = reason_err(f[4])) == -1)
+		return bad_line(m, i, "unknown reason");
+	if (st == ITEM_MISSING) {
+		it->status = ITEM_MISSING;
+		it->err = err;
+		it->bytes = 0;
+		db_sink_name_next(sink, it->path);
+		return sink->ops->file_begin(sink, it) ||
+		       sink->ops->file_end(sink, it) ? -1 : 0;
+	}
+	snprintf(disk, sizeof(disk), "%s/files%s%s", dir, it->path,
+		 st == ITEM_INCOMPLETE ? ".incomplete" : "");
+	if (access(disk, R_OK))
+		return bad_line(m, i, "the file it lists is not in the directory");
+	if (source_push_file(sink, it, disk, st, err) < 0)
+		return -1;
+	if (it->bytes != bytes)
+		return bad_line(m, i, "the file's size differs from the MANIFEST's");
+	return 0;
+}
+
+static int parse_gaps(struct kmsg_item *k, const char *s)
+{
+	unsigned long long from, to;
+	int used;
+
+	if (!strcmp(s, "-"))
+		return 0;
+	for (;;) {
+		if (sscanf(s, "%llu-%llu%n", &from, &to, &used) != 2 ||
+		    to < from)
+			return -1;
+		k->gaps = xrealloc(k->gaps, (k->ngaps + 1) * sizeof(*k->gaps));
+		k->gaps[k->ngaps].from = from;
+		k->gaps[k->ngaps++].to = to;
+		s += used;
+		if (!*s)
+			return 0;
+		if (*s++ != ',')
+			return -1;
+	}
+}
+
+static int kmsg_meta(const struct manifest *m, size_t i,
+		     struct collect_summary *sum)
+{
+	struct kmsg_item *k = &sum->kmsg;
+	char copy[1024], *f[8];
+	size_t n;
+
+	snprintf(copy, sizeof(copy), "%s", m->lines[i]);
+	n = split(copy, f, 7);
+	if (n < 6 || n > 7 || parse_status(f[1], &k->status) ||
+	    (k->status == ITEM_COMPLETE) != (n == 6) ||
+	    sscanf(f[2], "%" SCNu64, &k->records) != 1 ||
+	    parse_gaps(k, f[5]))
+		return bad_line(m, i, "expected 'kmsg STATUS RECORDS FIRST LAST GAPS [REASON]'");
+	if (k->records && (sscanf(f[3], "%" SCNu64, &k->first) != 1 ||
+			   sscanf(f[4], "%" SCNu64, &k->last) != 1))
+		return bad_line(m, i, "expected sequence numbers");
+	if (n == 7 && (k->err = reason_err(f[6])) == -1)
+		return bad_line(m, i, "unknown reason");
+	return 0;
+}
+
+static int trigger_line(const struct manifest *m, size_t i,
+			struct trigger_item *t)
+{
+	char copy[1024], *f[5];
+	size_t n;
+
+	snprintf(copy, sizeof(copy), "%s", m->lines[i]);
+	n = split(copy, f, 4);
+	if (n < 3 || strcmp(t->name, f[2]) ||
+	    ((strcmp(f[1], "done") || n != 3) &&
+	     (strcmp(f[1], "failed") || n != 4)))
+		return bad_line(m, i, "expected 'trigger done|failed NAME [REASON]'");
+	t->done = !strcmp(f[1], "done");
+	if (!t->done && (t->err = reason_err(f[3])) == -1)
+		return bad_line(m, i, "unknown reason");
+	return 0;
+}
+
+static int read_kmsg(const char *path, struct collect_sink *sink)
+{
+	FILE *fp = fopen(path, "r");
+	size_t cap = 0;
+	char *line = NULL;
+	ssize_t n;
+	int ret = 0;
+
+	if (!fp)
+		return error("unable to open '%s': %s", path, strerror(errno));
+	while (!ret && (n = getline(&line, &cap, fp)) > 0) {
+		if (line[n - 1] == '\n')
+			n--;
+		ret = db_sink_kmsg_line(sink, line, n);
+	}
+	if (!ret && ferror(fp))
+		ret = error("unable to read '%s': %s", path, strerror(errno));
+	free(line);
+	fclose(fp);
+	return ret ? -1 : 0;
+}
+
+/* First pass: the header, and the trigger names for the summary. */
+static int manifest_triggers(const struct manifest *m, const char ***names,
+			     size_t *nr)
+{
+	size_t i;
+
+	if (!m->nr || strcmp(m->lines[0], "# lockdep-collect MANIFEST 1"))
+		return error("%s:1: not a MANIFEST of format 1", m->path);
+	*names = xcalloc(m->nr, sizeof(**names));
+	*nr = 0;
+	for (i = 1; i < m->nr; i++) {
+		char copy[1024], *f[5];
+
+		if (strncmp(m->lines[i], "trigger ", 8))
+			continue;
+		snprintf(copy, sizeof(copy), "%s", m->lines[i]);
+		if (split(copy, f, 4) < 3)
+			return bad_line(m, i, "expected 'trigger done|failed NAME [REASON]'");
+		(*names)[(*nr)++] = xstrdup(f[2]);
+	}
+	return 0;
+}
+
+static int rawdir_items(const struct manifest *m, const char *dir,
+			struct collect_summary *sum, struct collect_sink *sink)
+{
+	char kmsg[8192];
+	size_t i, trig = 0;
+	bool have_kmsg = false;
+
+	for (i = 1; i < m->nr; i++) {
+		const char *l = m->lines[i];
+
+		if (!strncmp(l, "agent ", 6)) {
+			snprintf(sum->identity, sizeof(sum->identity), "%s", l + 6);
+		} else if (!strncmp(l, "file ", 5)) {
+			if (file_line(m, i, dir, sum, sink))
+				return -1;
+		} else if (!strncmp(l, "kmsg ", 5) && !have_kmsg) {
+			have_kmsg = true;
+			if (kmsg_meta(m, i, sum))
+				return -1;
+		} else if (!strncmp(l, "trigger ", 8)) {
+			if (trigger_line(m, i, &sum->triggers[trig++]))
+				return -1;
+		} else {
+			return bad_line(m, i, "unknown line");
+		}
+	}
+	if (!have_kmsg)
+		return error("%s: no 'kmsg' line", m->path);
+	if (sum->kmsg.status == ITEM_MISSING)
+		return 0;
+	snprintf(kmsg, sizeof(kmsg), "%s/kmsg", dir);
+	return read_kmsg(kmsg, sink);
+}
+
+int source_rawdir(const char *dir, struct collect_summary *sum,
+		  struct collect_sink *sink, char ***trigger_names)
+{
+	struct manifest m = { 0 };
+	const char **names = NULL;
+	char path[4096];
+	size_t nr = 0;
+	int ret;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/MANIFEST", dir) >=
+	    sizeof(path))
+		return error("raw directory '%s' is too long", dir);
+	m.path = path;
+	ret = read_lines(path, &m);
+	if (!ret)
+		ret = manifest_triggers(&m, &names, &nr);
+	if (!ret && collect_summary_init(sum, names, nr))
+		ret = error("out of memory");
+	if (!ret)
+		ret = rawdir_items(&m, dir, sum, sink);
+	*trigger_names = (char **)names;
+	release_lines(&m);
+	return ret;
+}
