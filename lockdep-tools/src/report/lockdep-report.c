@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "parse/klog.h"
 #include "report/report-print.h"
+#include "store/store.h"
 #include "util/error.h"
 #include "util/json-writer.h"
 
@@ -37,7 +39,9 @@ struct report_opts {
 
 static const char usage_line[] =
 	"usage: lockdep-report [-j | --json] [-p | --pretty] [-l | --list]\n"
-	"                      [-t TYPE | --type=TYPE] FILE...\n";
+	"                      [-t TYPE | --type=TYPE] FILE...\n"
+	"       lockdep-report --db=FILE [--boot=ID | --all] [-l | --list | --show=ID]\n"
+	"                      [-j | --json] [-p | --pretty] [-t TYPE | --type=TYPE]\n";
 
 static void print_help(void)
 {
@@ -52,6 +56,11 @@ static void print_help(void)
 	      "  -p, --pretty     pretty-printed JSON (implies --json)\n"
 	      "  -l, --list       one line per report: id, type, title\n"
 	      "  -t, --type=TYPE  only reports of this type\n"
+	      "      --db=FILE    read the reports of a lockdep database\n"
+	      "                   (lockdep-collect --db) instead of logs\n"
+	      "      --boot=ID    ... of this boot (default: the newest)\n"
+	      "      --all        ... of every boot\n"
+	      "      --show=ID    ... only the report with this id\n"
 	      "  -h, --help       show this help\n"
 	      "\n"
 	      "Types:", stdout);
@@ -107,6 +116,79 @@ static int parse_file(const char *path, unsigned int *next_id,
 	return ret;
 }
 
+static int parse_id(const char *arg, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (end == arg || *end || v <= 0 || errno)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Print the reports of a database: a boot's, every boot's, or one. */
+static int report_db(const char *db, int64_t boot, bool all, int64_t show_id,
+		     bool list, bool json, struct report_opts *o, int nfiles)
+{
+	struct ldr_report *r;
+	struct store *st;
+	bool found = true;
+	int ret = 0;
+
+	if (nfiles || (json && list) || (show_id && (list || boot || all)) ||
+	    (boot && all)) {
+		error(nfiles ? "cannot use --db with input files" :
+		      "cannot use --show with --list, --boot or --all, --json with --list, or --boot with --all");
+		fputs(usage_line, stderr);
+		return EXIT_USAGE;
+	}
+	st = store_open(db, STORE_READ_ONLY);
+	if (!st)
+		return EXIT_FATAL;
+	if (!show_id && !all && !boot) {
+		boot = store_boot_latest(st);
+		if (boot == 0)
+			warning("'%s' holds no boot yet", db);
+	} else if (boot && store_boot_exists(st, boot) != 1) {
+		error("no boot %" PRId64 " in '%s'", boot, db);
+		store_close(st);
+		return EXIT_FATAL;
+	}
+	o->output = json ? OUT_JSON : list ? OUT_LIST : OUT_PLAIN;
+	if (json) {
+		o->json = jsonw_new(stdout, o->pretty);
+		jsonw_start_array(o->json);
+	}
+	if (show_id) {
+		r = store_report_load(st, show_id, &found);
+		if (r)
+			show(r, o);
+		else if (!found)
+			ret = error("no report %" PRId64 " in '%s'", show_id, db);
+		else
+			ret = -1;
+	} else if (boot >= 0) {
+		ret = store_report_foreach(st, boot, show, o);
+	} else {
+		ret = -1;
+	}
+	if (json) {
+		jsonw_end_array(o->json);
+		jsonw_destroy(&o->json);
+	}
+	store_close(st);
+	if (fflush(stdout) || ferror(stdout)) {
+		error("unable to write output: %s", strerror(errno));
+		return EXIT_FATAL;
+	}
+	if (ret)
+		return EXIT_FATAL;
+	return o->truncated ? EXIT_PARTIAL : EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -114,12 +196,18 @@ int main(int argc, char **argv)
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "type", required_argument, NULL, 't' },
+		{ "db", required_argument, NULL, 'D' },
+		{ "boot", required_argument, NULL, 'B' },
+		{ "all", no_argument, NULL, 'A' },
+		{ "show", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { .output = OUT_PLAIN, .type = -1 };
 	unsigned int next_id = 1, failed = 0;
-	bool json = false, list = false;
+	bool json = false, list = false, all = false;
+	const char *db = NULL;
+	int64_t boot = 0, show_id = 0;
 	int c, i;
 
 	error_set_prog(argv[0]);
@@ -142,6 +230,20 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'D':
+			db = optarg;
+			break;
+		case 'B':
+		case 'S':
+			if (parse_id(optarg, c == 'B' ? &boot : &show_id)) {
+				error("invalid --%s '%s': expected a positive id",
+				      c == 'B' ? "boot" : "show", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'A':
+			all = true;
+			break;
 		case 'h':
 			print_help();
 			return fflush(stdout) || ferror(stdout) ?
@@ -153,6 +255,14 @@ int main(int argc, char **argv)
 	}
 	if (json && list) {
 		error("cannot use --json and --list together");
+		fputs(usage_line, stderr);
+		return EXIT_USAGE;
+	}
+	if (db)
+		return report_db(db, boot, all, show_id, list, json, &o,
+				 argc - optind);
+	if (boot || all || show_id) {
+		error("--boot, --all and --show need --db");
 		fputs(usage_line, stderr);
 		return EXIT_USAGE;
 	}

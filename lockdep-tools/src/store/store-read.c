@@ -140,7 +140,7 @@ static struct ldr_report *report_from_row(sqlite3_stmt *s)
 	int type = ldr_type_from_name(col_text(s, 2));
 	struct ldr_report *r;
 
-	r = report_new(type < 0 ? LDR_OTHER_LOCKDEP : type, col_text(s, 19));
+	r = report_new(type < 0 ? LDR_OTHER_LOCKDEP : type, col_text(s, 18));
 	r->id = sqlite3_column_int64(s, 0);
 	r->title = col_strdup(s, 3);
 	r->dedup_key = col_strdup(s, 4);
@@ -162,8 +162,8 @@ static struct ldr_report *report_from_row(sqlite3_stmt *s)
 	}
 	r->old_format = sqlite3_column_int(s, 16);
 	r->truncated = sqlite3_column_int(s, 17);
-	r->first_line = sqlite3_column_int64(s, 20);
-	r->last_line = sqlite3_column_int64(s, 21);
+	r->first_line = sqlite3_column_int64(s, 19);
+	r->last_line = sqlite3_column_int64(s, 20);
 	r->raw_dropped = sqlite3_column_int64(s, 23);
 	return r;
 }

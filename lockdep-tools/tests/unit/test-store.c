@@ -369,6 +369,11 @@ static void test_report_round_trip(void **state)
 	assert_string_equal(out->dedup_key, in->dedup_key);
 	assert_string_equal(out->header, in->header);
 	assert_string_equal(out->task, in->task);
+	assert_string_equal(out->input, in->input);
+	assert_int_equal(out->first_line, in->first_line);
+	assert_int_equal(out->last_line, in->last_line);
+	assert_int_equal(out->truncated, in->truncated);
+	assert_string_equal(out->release, in->release);
 	assert_int_equal(out->pid, in->pid);
 	assert_int_equal(out->nr_locks, in->nr_locks);
 	for (i = 0; i < in->nr_locks; i++) {
