@@ -240,10 +240,14 @@ void sym_binary_free_cus(struct sym_binary *b)
 	b->nr_cus = b->alloc_cus = 0;
 }
 
-/* path relative to the build directory, without a leading "./" */
+/*
+ * path relative to the build directory, without a leading "./" or
+ * doubled slashes (a line table directory "asm/" joined with "/x.h")
+ */
 static char *relative(const struct cu_map *m, const char *path)
 {
 	size_t n = m->comp_dir ? strlen(m->comp_dir) : 0;
+	char *rel, *w;
 
 	if (!path)
 		return NULL;
@@ -251,7 +255,12 @@ static char *relative(const struct cu_map *m, const char *path)
 		path += n + 1;
 	while (path[0] == '.' && path[1] == '/')
 		path += 2;
-	return xstrdup(path);
+	rel = w = xstrdup(path);
+	for (const char *r = rel; *r; r++)
+		if (r[0] != '/' || r[1] != '/')
+			*w++ = *r;
+	*w = '\0';
+	return rel;
 }
 
 static int innermost_scope(const struct cu_map *m, unsigned long long pc)

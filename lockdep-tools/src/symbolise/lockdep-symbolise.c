@@ -5,8 +5,9 @@
  * library's symboliser (symbolise/symbolise.h).
  *
  * Frames come from the arguments or, without any, from standard input,
- * one per line; the answer to each line is flushed before the next line
- * is read, so the tool works as a co-process (addr2line's contract).
+ * one per line. From a pipe or terminal, the answer to each line is
+ * flushed before the next line is read, so the tool works as a
+ * co-process (addr2line's contract); a regular file is read in batches.
  * Every answer ends with exactly one line that is not an inline frame
  * (plain: does not end in " [inline]"; JSON: one object per line).
  */
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "parse/klog-shapes.h"
 #include "report/report-print.h"
@@ -23,6 +25,7 @@
 #include "util/error.h"
 #include "util/json-writer.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 enum exit_code {
 	EXIT_OK = 0,
@@ -126,47 +129,83 @@ static void print_json(const struct ldr_frame *f)
 	jsonw_destroy(&w);
 }
 
+/*
+ * Lines waiting for their answers: one at a time from a pipe or a
+ * terminal (a co-process waits for each answer), up to BATCH_MAX from a
+ * regular file or the arguments, symbolised in one batch.
+ */
+#define BATCH_MAX 65536
+
+struct batch {
+	struct ldr_frame *frames;
+	size_t nr_frames, alloc_frames;
+	long *line_frame;	/* per line: its frame, -1 if not a frame */
+	size_t nr, alloc;
+};
+
 /* One input line: "ffffffff81000000" is read as a bare address too. */
-static void symbolise_line(struct sym_cli *c, const char *input,
-			   unsigned long lineno, const char *text)
+static void add_line(struct sym_cli *c, struct batch *b, const char *input,
+		     unsigned long lineno, const char *text)
 {
-	struct ldr_frame f;
+	struct ldr_frame *f;
 	struct strbuf hex = STRBUF_INIT;
 	const char *p = text + strspn(text, " \t");
 	size_t n = strspn(p, "0123456789abcdefABCDEF");
 	bool ok;
 
+	ALLOC_GROW(b->frames, b->nr_frames + 1, b->alloc_frames);
+	ALLOC_GROW(b->line_frame, b->nr + 1, b->alloc);
+	f = &b->frames[b->nr_frames];
 	if (n && !p[n + strspn(p + n, " \t")] && strncmp(p, "0x", 2)) {
 		strbuf_addf(&hex, "0x%.*s", (int)n, p);
 		p = hex.buf;
 	}
-	ok = klog_parse_frame(p, &f) && !f.inlined;
+	ok = klog_parse_frame(p, f);
 	strbuf_release(&hex);
+	if (ok && f->inlined) {	/* "func file:1 [inline]" has no address */
+		frame_release(f);
+		ok = false;
+	}
 	if (!ok) {
-		if (f.inlined)
-			frame_release(&f);
 		error("%s:%lu: not a stack frame: '%s'", input, lineno, text);
 		c->bad_lines++;
-		memset(&f, 0, sizeof(f));
-	} else {
-		symbolise_frames(c->sym, &f, 1, c->flags);
+		b->line_frame[b->nr++] = -1;
+		return;
 	}
-	if (c->json)
-		print_json(&f);
-	else if (ok)
-		print_plain(&f);
-	else
-		puts("??:0");
-	frame_release(&f);
+	b->line_frame[b->nr++] = (long)b->nr_frames++;
+}
+
+static void flush_batch(struct sym_cli *c, struct batch *b)
+{
+	static const struct ldr_frame none;
+
+	symbolise_frames(c->sym, b->frames, b->nr_frames, c->flags);
+	for (size_t i = 0; i < b->nr; i++) {
+		long k = b->line_frame[i];
+
+		if (c->json)
+			print_json(k < 0 ? &none : &b->frames[k]);
+		else if (k >= 0)
+			print_plain(&b->frames[k]);
+		else
+			puts("??:0");
+	}
+	for (size_t i = 0; i < b->nr_frames; i++)
+		frame_release(&b->frames[i]);
+	b->nr = b->nr_frames = 0;
 	fflush(stdout);
 }
 
-static int read_stdin(struct sym_cli *c)
+static int read_stdin(struct sym_cli *c, struct batch *b)
 {
 	struct strbuf line = STRBUF_INIT;
 	unsigned long lineno = 0;
+	struct stat st;
+	size_t max = 1;
 	int ch;
 
+	if (!fstat(fileno(stdin), &st) && S_ISREG(st.st_mode))
+		max = BATCH_MAX;
 	do {
 		strbuf_reset(&line);
 		while ((ch = getchar()) != EOF && ch != '\n')
@@ -175,8 +214,11 @@ static int read_stdin(struct sym_cli *c)
 			break;
 		lineno++;
 		strbuf_rtrim(&line);
-		symbolise_line(c, "<stdin>", lineno, line.buf);
+		add_line(c, b, "<stdin>", lineno, line.buf);
+		if (b->nr >= max)
+			flush_batch(c, b);
 	} while (ch != EOF);
+	flush_batch(c, b);
 	strbuf_release(&line);
 	if (ferror(stdin))
 		return error("unable to read standard input: %s",
@@ -236,6 +278,7 @@ int main(int argc, char **argv)
 	};
 	struct symbolise_opts so = { 0 };
 	struct sym_cli c = { 0 };
+	struct batch b = { 0 };
 	const struct symbolise_stats *st;
 	int ch, ret = EXIT_OK;
 
@@ -281,11 +324,13 @@ int main(int argc, char **argv)
 	c.sym = symboliser_new(&so);
 	if (optind < argc) {
 		for (int i = optind; i < argc; i++)
-			symbolise_line(&c, "<argument>", i - optind + 1,
-				       argv[i]);
-	} else if (read_stdin(&c)) {
+			add_line(&c, &b, "<argument>", i - optind + 1, argv[i]);
+		flush_batch(&c, &b);
+	} else if (read_stdin(&c, &b)) {
 		ret = EXIT_FATAL;
 	}
+	free(b.frames);
+	free(b.line_frame);
 	st = symboliser_stats(c.sym);
 	if (st->symbolised < st->frames || c.bad_lines) {
 		print_summary(st);

@@ -247,12 +247,22 @@ static bool fail(size_t *counter)
 	return false;
 }
 
-static bool symbolise_one(struct symboliser *s, struct ldr_frame *f,
-			  unsigned int flags)
+/* One frame to look up: its binary and the address of its line. */
+struct lookup {
+	struct sym_binary *bin;
+	unsigned long long pc;
+	struct ldr_frame *f;
+};
+
+/*
+ * Which binary f is in and the address to look its line up at; fills
+ * func/off/size of a bare address. False (counted) if f stays as it is.
+ */
+static bool resolve(struct symboliser *s, struct ldr_frame *f,
+		    unsigned int flags, struct lookup *l)
 {
 	struct sym_binary *b;
 	unsigned long long addr, off;
-	bool lined;
 
 	if (!f->func && !f->has_addr)
 		return fail(&s->stats.no_address);
@@ -278,9 +288,7 @@ static bool symbolise_one(struct symboliser *s, struct ldr_frame *f,
 			return fail(&s->stats.no_offset);
 		addr = f->addr - s->opts.kaslr_offset;
 		e = sym_binary_at(b, addr);
-		if (!e)
-			return fail(&s->stats.no_symbol);
-		if (f->func && strcmp(f->func, e->name))
+		if (!e || (f->func && strcmp(f->func, e->name)))
 			return fail(&s->stats.no_symbol);
 		off = addr - e->addr;
 		if (!f->func) {
@@ -295,16 +303,32 @@ static bool symbolise_one(struct symboliser *s, struct ldr_frame *f,
 	/* a return address: the call is the byte before it */
 	if (!(flags & SYMBOLISE_ACTIVATION) && off)
 		addr--;
-	lined = sym_binary_source(b, addr, f);
-	if (lined)
-		s->stats.with_line++;
+	l->bin = b;
+	l->pc = addr;
+	l->f = f;
 	return true;
 }
 
+static int cmp_lookup(const void *a, const void *b)
+{
+	const struct lookup *x = a, *y = b;
+
+	if (x->bin != y->bin)
+		return x->bin < y->bin ? -1 : 1;
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	return x->f < y->f ? -1 : x->f > y->f;
+}
+
+/*
+ * Lines are looked up in address order, binary by binary: each unit's
+ * map and line table is then used while it is in the cache.
+ */
 size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
 			unsigned int flags)
 {
-	size_t done = 0;
+	struct lookup *todo = xmalloc((nr ? nr : 1) * sizeof(*todo));
+	size_t n = 0;
 
 	for (size_t i = 0; i < nr; i++) {
 		struct ldr_frame *f = &v[i];
@@ -314,12 +338,16 @@ size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
 		s->stats.frames++;
 		if ((f->file || f->nr_inl) && !(flags & SYMBOLISE_OVERWRITE))
 			continue;
-		if (symbolise_one(s, f, flags)) {
-			s->stats.symbolised++;
-			done++;
-		}
+		if (resolve(s, f, flags, &todo[n]))
+			n++;
 	}
-	return done;
+	qsort(todo, n, sizeof(*todo), cmp_lookup);
+	for (size_t i = 0; i < n; i++)
+		if (sym_binary_source(todo[i].bin, todo[i].pc, todo[i].f))
+			s->stats.with_line++;
+	s->stats.symbolised += n;
+	free(todo);
+	return n;
 }
 
 size_t symbolise_report(struct symboliser *s, struct ldr_report *r)

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+test_description='lockdep-symbolise on a binary built here, options, exit codes'
+
+. "$(dirname "$0")/lib.sh"
+
+MAN=$TOP/lockdep-tools/man/lockdep-symbolise.1
+VMLINUX=${VMLINUX:-$TOP/build/linux/vmlinux}
+export MAN
+
+# t.c's lines are the answers: leaf:4, middle:8, outer:12, plain:16.
+test_expect_success 'setup: a static binary with inlined calls' '
+	cat >"$TRASH/ext.c" <<-\EOF &&
+	__attribute__((noinline)) int ext(int x) { return x * x; }
+	int outer(int);
+	void _start(void) { outer(1); for (;;) ; }
+	EOF
+	cat >"$TRASH/t.c" <<-\EOF &&
+	int ext(int);
+	static inline __attribute__((always_inline)) int leaf(int x)
+	{
+		return ext(x) * 3;
+	}
+	static inline __attribute__((always_inline)) int middle(int x)
+	{
+		return leaf(x + 1) - 2;
+	}
+	__attribute__((noinline)) int outer(int x)
+	{
+		return middle(x) + 1;
+	}
+	__attribute__((noinline)) int plain(int x)
+	{
+		return ext(x) ^ 5;
+	}
+	EOF
+	(cd "$TRASH" && ${CC:-cc} -g -O2 -fno-pie -no-pie -static -nostdlib \
+		-Wl,--build-id -o vmlinux t.c ext.c) &&
+	nm "$TRASH/vmlinux" >"$TRASH/nm" &&
+	# the call of ext inlined in outer, and its return address
+	objdump -d "$TRASH/vmlinux" | awk "/<outer>:/ { f = 1 }
+		f && /call.*<ext>/ { sub(/:.*/, \"\"); print \$1; exit }" \
+		>"$TRASH/call" &&
+	test -s "$TRASH/call"
+'
+
+outer=$(awk '$3 == "outer" { print $1 }' "$TRASH/nm" 2>/dev/null)
+call=$(cat "$TRASH/call" 2>/dev/null)
+
+test_expect_success 'func+off/size of a return address: inline chain' '
+	off=$(printf "0x%x" $((0x$call + 5 - 0x$outer))) &&
+	size=$(nm -S "$TRASH/vmlinux" | awk "\$4 == \"outer\" { print \$2 }") &&
+	size=$(printf "0x%x" $((0x$size))) &&
+	"$BIN/lockdep-symbolise" -e "$TRASH/vmlinux" "outer+$off/$size" >out &&
+	cat >expect <<-EOF &&
+	leaf t.c:4 [inline]
+	middle t.c:8 [inline]
+	outer+$off/$size t.c:12
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'bare PC with --kaslr-offset and --pc, from stdin' '
+	printf "%x\n" $((0x$call + 0x200000)) |
+	"$BIN/lockdep-symbolise" -e "$TRASH/vmlinux" -k 0x200000 --pc >out &&
+	test "$(sed -n 1p out)" = "leaf t.c:4 [inline]" &&
+	grep "^outer+0x[0-9a-f]*/0x[0-9a-f]* t.c:12$" out
+'
+
+test_expect_success '--json: one object per line with the inline chain' '
+	"$BIN/lockdep-symbolise" -e "$TRASH/vmlinux" -k 0 --pc -j \
+		"0x$call" "0x$call" >out &&
+	test "$(wc -l <out)" = 2 &&
+	grep "\"func\":\"outer\"" out | grep "\"file\":\"t.c\",\"line\":12" |
+		grep "\"inlined\":\[{\"func\":\"leaf\",\"file\":\"t.c\",\"line\":4}" >/dev/null
+'
+
+test_expect_success 'co-process: each answer comes before the next line is sent' '
+	coproc SYM { "$BIN/lockdep-symbolise" -e "$TRASH/vmlinux" -k 0 --pc; } &&
+	for i in 1 2; do
+		echo "0x$call" >&"${SYM[1]}" &&
+		while read -t 10 -r line <&"${SYM[0]}"; do
+			case $line in *" [inline]") ;; *) break ;; esac
+		done &&
+		case $line in outer+*" t.c:12") ;; *) return 1 ;; esac || return 1
+	done &&
+	exec {SYM[1]}>&- &&
+	wait $SYM_PID
+'
+
+test_expect_success 'wrong size, unknown symbol, garbage: ??:0, exit 1, reasons' '
+	rc=0 &&
+	{ "$BIN/lockdep-symbolise" -e "$TRASH/vmlinux" "outer+0x1/0x999" \
+		"no_such_fn+0x1/0x2" "hello world" >out 2>err || rc=$?; } &&
+	test "$rc" = 1 &&
+	cat >expect <<-\EOF &&
+	outer+0x1/0x999 ??:0
+	no_such_fn+0x1/0x2 ??:0
+	??:0
+	EOF
+	test_cmp expect out &&
+	grep "not a stack frame: '"'"'hello world'"'"'" err &&
+	grep "0 of 2 frames symbolised.*1 no such symbol; 1 size mismatch" err
+'
+
+test_expect_success 'mismatched build id: one warning, frames left alone' '
+	rc=0 &&
+	{ "$BIN/lockdep-symbolise" -e "$TRASH/vmlinux" --build-id=0011 -k 0 \
+		"0x$call" "0x$call" >out 2>err || rc=$?; } &&
+	test "$rc" = 1 &&
+	test "$(grep -c "build id" err)" = 1 &&
+	test "$(grep -c "^0x$call ??:0$" out)" = 2
+'
+
+test_expect_success 'missing vmlinux: warning naming it, exit 1' '
+	rc=0 &&
+	{ "$BIN/lockdep-symbolise" -e nowhere/vmlinux "f+0x1/0x2" >out 2>err || rc=$?; } &&
+	test "$rc" = 1 &&
+	grep "unable to open vmlinux '"'"'nowhere/vmlinux'"'"'" err
+'
+
+test_expect_success 'usage errors: 64' '
+	for args in "" "-e x -k zz" "--bogus"; do
+		rc=0 &&
+		"$BIN/lockdep-symbolise" $args </dev/null >out 2>err || rc=$?
+		test "$rc" = 64 && test -s err || return 1
+	done
+'
+
+test_expect_success 'man page: groff clean, SYNOPSIS has every --help option' '
+	test -r "$MAN" &&
+	groff -ww -z -man "$MAN" 2>err && test ! -s err &&
+	groff -man -Tascii -P-cbou -rLL=200n "$MAN" >man.txt 2>/dev/null &&
+	sed -n "/^SYNOPSIS/,/^DESCRIPTION/p" man.txt >synopsis &&
+	for opt in $("$BIN/lockdep-symbolise" --help | sed -n "/^usage:/,/^\$/p" |
+		     grep -o -- "--*[a-z-]*[a-z]"); do
+		grep -q -- "$opt" synopsis || return 1
+	done
+'
+
+if [ -r "$VMLINUX" ]; then
+	test_expect_success 'real vmlinux: a lockdep frame and its inline chain' '
+		line=$(nm -n -S "$VMLINUX" | awk "\$4 == \"_raw_spin_lock\" { print \$2; exit }") &&
+		"$BIN/lockdep-symbolise" -e "$VMLINUX" "_raw_spin_lock+0x1/0x$line" >out &&
+		tail -n 1 out | grep "^_raw_spin_lock+0x1/0x[0-9a-f]* kernel/locking/spinlock.c:[0-9]*$"
+	'
+else
+	test_skip 'real vmlinux: a lockdep frame and its inline chain' "no $VMLINUX"
+fi
+
+test_done
