@@ -4,6 +4,7 @@
 #
 #   make demo    build everything, boot the guest, collect its lockdep state
 #   make check   every test: unit (plain and ASan+UBSan), tools, QEMU boots
+#   make bench   benchmarks against named peers (bench/*.sh; not tests)
 #
 # Everything is built under build/ (git-ignored). See README.md.
 
@@ -68,6 +69,10 @@ check-tools: tools
 check-boot: initramfs
 	@tests/run-tap.sh vm/tests/t*.sh
 
+# Speed and memory as ratios against peers; never part of 'make check'.
+bench: tools
+	@set -e; for b in bench/*.sh; do $$b; done
+
 clean:
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) clean
 	rm -rf $(BUILD)/vm $(BUILD)/san $(BUILD)/initramfs $(BUILD)/initramfs.cpio.gz
@@ -75,5 +80,5 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps kernel tools initramfs vm-boot demo export-patches check \
+.PHONY: all deps kernel tools initramfs vm-boot demo export-patches check bench \
 	check-unit check-tools check-boot clean distclean
