@@ -14,7 +14,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define MAIN_SECTION "Locking API testsuite"
+static const char main_section[] = "Locking API testsuite";
 /* A cell is 6 characters and its '|'. */
 #define CELL_WIDTH 7
 
@@ -202,7 +202,8 @@ static int do_line(struct selftest_state *s, char *text, size_t len)
 	if (proc_eat(&p, end, "| Locking API testsuite:")) {
 		s->in_table = true;
 		s->rd.st->notes |= PROC_NOTE_HEADER;
-		set_section(s, MAIN_SECTION, MAIN_SECTION + strlen(MAIN_SECTION));
+		set_section(s, main_section,
+			    main_section + sizeof(main_section) - 1);
 		return 0;
 	}
 	if (parse_summary(p, &sum)) {
