@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+test_description='lockdep-collect --db from logs, raw and /proc directories
+
+Real inputs: every corpus log, and a raw directory made here from the
+real 6.1 fixtures (tests/fixtures/6.1: /proc files and a console log
+turned into /dev/kmsg records). Queries go through sqlite3 and
+lockdep-report --db; bad input must leave the database as it was.'
+. "$(dirname "$0")/lib.sh"
+
+FIX=$TOP/lockdep-tools/tests/fixtures/6.1
+MAN=$TOP/lockdep-tools/man
+collect() { "$BIN/lockdep-collect" "$@"; }
+q() { sqlite3 "$DB" "$1"; }
+DB=$TRASH/db
+
+# kmsg_from_log: a console log on stdin as /dev/kmsg records on stdout,
+# first sequence number $1 (the kernel's escaping of '\' included)
+kmsg_from_log() {
+	awk -v seq="$1" '{
+		t = 0; s = $0
+		if (match(s, /^\[ *[0-9]+\.[0-9]+\] ?/)) {
+			t = substr(s, 2, RLENGTH - 2); sub(/\] ?$/, "", t)
+			s = substr(s, RLENGTH + 1)
+		}
+		gsub(/\\/, "\\x5c", s)
+		split(t, p, "."); us = p[1] * 1000000 + p[2]
+		printf "6,%d,%d,-;%s\n", seq++, us, s
+	}'
+}
+
+# make_raw DIR: a raw directory as lockdep-collect --raw-dir writes it
+make_raw() {
+	local d=$1 f n
+	mkdir -p "$d/files/proc" "$d/files/sys/kernel" &&
+	for f in lockdep lockdep_stats lockdep_chains lock_stat; do
+		cp "$FIX/$f" "$d/files/proc/$f" || return 1
+	done &&
+	head -n 1 "$FIX/console.log" | sed "s/^\[[^]]*\] //" >"$d/files/proc/version" &&
+	echo "console=ttyS0 panic=-1" >"$d/files/proc/cmdline" &&
+	printf "CONFIG_LOCKDEP=y\nCONFIG_PROVE_LOCKING=y\n" | gzip >"$d/files/proc/config.gz" &&
+	# one ELF note: namesz 4, descsz 20, type 3 (NT_GNU_BUILD_ID), "GNU\0"
+	printf "\004\000\000\000\024\000\000\000\003\000\000\000GNU\000" >"$d/files/sys/kernel/notes" &&
+	printf "\001\043\105\147\211\253\315\357\001\043\105\147\211\253\315\357\001\043\105\147" >>"$d/files/sys/kernel/notes" &&
+	{ cat "$FIX/console.log"; cat "$CORPUS/034-circular.txt"; } |
+		kmsg_from_log 0 >"$d/kmsg" &&
+	n=$(wc -l <"$d/kmsg") &&
+	{
+		echo "# lockdep-collect MANIFEST 1"
+		echo "agent lockdep-agent 1 Linux 6.1.192+ x86_64"
+		for f in /proc/lockdep /proc/lockdep_stats /proc/lockdep_chains \
+			 /proc/lock_stat /proc/version /proc/cmdline \
+			 /proc/config.gz /sys/kernel/notes; do
+			echo "file complete $f $(wc -c <"$d/files$f")"
+		done
+		echo "file missing /proc/lockdep_graph 0 ENOENT"
+		echo "file missing /sys/kernel/debug/lockdep_scenarios/list 0 ENOENT"
+		echo "kmsg complete $n 0 $((n - 1)) -"
+	} >"$d/MANIFEST"
+}
+
+# unchanged: the database's content is what db.before says it was
+snapshot() { sqlite3 "$DB" .dump >"$TRASH/db.before"; }
+unchanged() { sqlite3 "$DB" .dump >"$TRASH/db.after" && cmp "$TRASH/db.before" "$TRASH/db.after"; }
+
+test_expect_success 'man page lockdep-db(5) is clean roff' '
+	groff -ww -z -man "$MAN/lockdep-db.5" 2>err &&
+	test_cmp /dev/null err
+'
+
+test_expect_success 'usage: sources and destinations are checked (64)' '
+	for args in "--db x" "--log a --proc-dir b --db x" "--log a" \
+		"--local" "--raw-dir r" "--socket s" "--log a --db x --poweroff" \
+		"--log a --db x --duration 3" "--socket s --raw-dir r --label x" \
+		"--socket s --log a --db x" "--log a --db x --duration 0"; do
+		rc=0 &&
+		collect $args 2>err || rc=$? &&
+		test "$rc" = 64 && grep -q usage: err ||
+		{ echo "args: $args rc=$rc"; return 1; }
+	done
+'
+
+test_expect_success 'every corpus log: stored, typed as INDEX.tsv says' '
+	for f in "$CORPUS"/[0-9]*.txt; do
+		id=$(collect --db "$DB" --log "$f" --label "$(basename "$f")" 2>>log) ||
+			{ echo "failed: $f"; cat log; return 1; }
+		echo "$(basename "$f") $id" >>ids || return 1
+	done &&
+	test "$(q "SELECT count(*) FROM boots WHERE source = '"'log'"'")" = \
+		"$(ls "$CORPUS"/[0-9]*.txt | wc -l)" &&
+	tail -n +2 "$CORPUS/INDEX.tsv" | cut -f1,2 | sort >expect &&
+	q "SELECT b.label, r.type FROM boots b JOIN reports r ON r.boot_id = b.id
+	   WHERE r.seq = (SELECT min(seq) FROM reports x WHERE x.boot_id = b.id
+	                  AND x.type = (SELECT type FROM reports y
+	                  WHERE y.boot_id = b.id ORDER BY y.seq LIMIT 1))" |
+		tr "|" "\t" | sort >actual.all &&
+	join -t "	" expect actual.all >joined &&
+	while IFS="	" read -r file want got; do
+		test "$want" = "$got" || { echo "$file: $want != $got"; exit 1; }
+	done <joined &&
+	test "$(wc -l <joined)" = "$(wc -l <expect)"
+'
+
+test_expect_success 'lockdep-report --db prints what lockdep-report FILE prints' '
+	for f in 034-circular.txt 010-hardirq-safe-unsafe.txt 031-held-lock-freed.txt; do
+		rm -f one.db &&
+		collect --db one.db --log "$CORPUS/$f" >/dev/null 2>&1 &&
+		"$BIN/lockdep-report" --json "$CORPUS/$f" >from-file &&
+		"$BIN/lockdep-report" --db one.db --json >from-db &&
+		test_cmp from-file from-db &&
+		"$BIN/lockdep-report" "$CORPUS/$f" >from-file &&
+		"$BIN/lockdep-report" --db one.db >from-db &&
+		test_cmp from-file from-db || return 1
+	done
+'
+
+test_expect_success 'hostile lock names round-trip exactly' '
+	name="x\"'"'"'); DROP TABLE boots;--%s%n\\\\tab	é\$(id)" &&
+	sed "s/&fs_info->delayed_iput_lock/$(printf "%s" "$name" | sed "s/[&/\\\\]/\\\\&/g")/g" \
+		"$CORPUS/007-inconsistent.txt" >hostile.log &&
+	grep -qF "$name" hostile.log &&
+	rm -f h.db && collect --db h.db --log hostile.log >id 2>err &&
+	sqlite3 h.db "SELECT DISTINCT name FROM report_locks WHERE name LIKE '"'x%'"'" >got &&
+	printf "%s\n" "$name" >want &&
+	test_cmp want got &&
+	"$BIN/lockdep-report" --json hostile.log >from-file &&
+	"$BIN/lockdep-report" --db h.db --json >from-db &&
+	test_cmp from-file from-db &&
+	test "$(sqlite3 h.db "SELECT count(*) FROM boots")" = 1
+'
+
+test_expect_success 'a raw directory from the real 6.1 fixtures' '
+	make_raw raw &&
+	id=$(collect --db raw.db --raw-dir raw --label fixture 2>err) &&
+	test "$id" = 1 &&
+	grep -q "boot 1 stored" err &&
+	test "$(sqlite3 raw.db "SELECT source || \" \" || completeness || \" \" || kernel_release || \" \" || build_id FROM boots")" = \
+		"raw-dir complete 6.1.192+ 0123456789abcdef0123456789abcdef01234567" &&
+	sqlite3 raw.db "SELECT config FROM boots" | grep -qx CONFIG_PROVE_LOCKING=y &&
+	test "$(sqlite3 raw.db "SELECT count(*) FROM classes")" = \
+		"$(grep -c " FD: " "$FIX/lockdep")" &&
+	test "$(sqlite3 raw.db "SELECT count(*) FROM dependencies")" -gt 0 &&
+	test "$(sqlite3 raw.db "SELECT count(*) FROM chains")" = \
+		"$(grep -c "^irq_context" "$FIX/lockdep_chains")" &&
+	test "$(sqlite3 raw.db "SELECT value FROM stats WHERE name = '"'lock-classes'"'")" = \
+		"$(sed -n "s/^ *lock-classes: *\([0-9]*\).*/\1/p" "$FIX/lockdep_stats")" &&
+	test "$(sqlite3 raw.db "SELECT count(*) FROM lock_stat")" -gt 0 &&
+	test "$(sqlite3 raw.db "SELECT count(*) FROM files")" = 10 &&
+	test "$(sqlite3 raw.db "SELECT outcome FROM selftest_summary")" = all-passed &&
+	test "$(sqlite3 raw.db "SELECT count(*) FROM selftest")" -gt 100 &&
+	test "$(sqlite3 raw.db "SELECT type FROM reports")" = circular-dependency &&
+	sqlite3 raw.db "SELECT rtrim(manifest, char(10)) FROM boots" >manifest &&
+	test_cmp raw/MANIFEST manifest &&
+	"$BIN/lockdep-report" --db raw.db --list >list &&
+	grep -q "circular-dependency" list
+'
+
+test_expect_success 'the queries of lockdep-db(5) run' '
+	sed -n "/^\.SH EXAMPLES/,/^\.SH SEE ALSO/p" "$MAN/lockdep-db.5" |
+		sed -n "/^\.EX/,/^\.EE/p" | grep -v "^\.E[XE]" |
+		sed -e "s/\\\\-/-/g" -e "s/lockdep\.db/raw.db/" >queries.sh &&
+	test "$(grep -c "^sqlite3" queries.sh)" -ge 8 &&
+	(cd "$TRASH" && bash -e queries.sh) >out 2>err &&
+	test_cmp /dev/null err &&
+	grep -q "circular" out
+'
+
+test_expect_success 'a partial raw directory: stored, exit 1' '
+	cp -r raw partial &&
+	sed -i "s|^file complete /proc/lock_stat .*|file incomplete /proc/lock_stat 100 ECONNRESET|" partial/MANIFEST &&
+	head -c 100 raw/files/proc/lock_stat >partial/files/proc/lock_stat.incomplete &&
+	rm partial/files/proc/lock_stat &&
+	rc=0 && collect --db raw.db --raw-dir partial >id 2>err || rc=$? &&
+	test "$rc" = 1 &&
+	test "$(sqlite3 raw.db "SELECT completeness FROM boots WHERE id = $(cat id)")" = partial &&
+	test "$(sqlite3 raw.db "SELECT status || \" \" || bytes || \" \" || reason FROM files WHERE boot_id = $(cat id) AND path = '"'/proc/lock_stat'"'")" = \
+		"incomplete 100 ECONNRESET"
+'
+
+test_expect_success 'garbage kmsg: error names the file and line, db unchanged' '
+	DB=raw.db && snapshot &&
+	cp -r raw bad && sed -i "5s/.*/this is not a kmsg record/" bad/kmsg &&
+	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
+	test "$rc" = 2 && test ! -s out &&
+	grep -q "bad/kmsg:5: malformed kmsg record" err &&
+	grep -q "nothing was stored" err &&
+	unchanged
+'
+
+test_expect_success 'garbage /proc/lockdep: error names the file and line, db unchanged' '
+	DB=raw.db && snapshot &&
+	rm -rf bad && cp -r raw bad &&
+	sed -i "3s/.*/@@@ garbage @@@/" bad/files/proc/lockdep &&
+	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	grep -q "bad/files/proc/lockdep:3:" err &&
+	unchanged
+'
+
+test_expect_success 'bad MANIFEST, missing MANIFEST, binary log: exit 2, db unchanged' '
+	DB=raw.db && snapshot &&
+	rm -rf bad && cp -r raw bad && sed -i "3s/.*/file whatever/" bad/MANIFEST &&
+	rc=0 && collect --db raw.db --raw-dir bad 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "bad/MANIFEST:3:" err &&
+	rm bad/MANIFEST &&
+	rc=0 && collect --db raw.db --raw-dir bad 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "bad/MANIFEST" err &&
+	{ echo "[ 1.0] hello"; printf "a\000b\n"; } >bin.log &&
+	rc=0 && collect --db raw.db --log bin.log 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "bin.log:2: binary data" err &&
+	rc=0 && collect --db raw.db --log no-such.log 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "unable to open .no-such.log." err &&
+	unchanged
+'
+
+test_expect_success 'not a database: refused, file untouched' '
+	echo "just some text, not SQLite" >text.db && cp text.db text.orig &&
+	rc=0 && collect --db text.db --log "$CORPUS/034-circular.txt" 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "text.db" err && cmp text.db text.orig
+'
+
+test_expect_success '--proc-dir: the real 6.1 /proc files' '
+	id=$(collect --db proc.db --proc-dir "$FIX" 2>err) &&
+	test "$(sqlite3 proc.db "SELECT source || \" \" || completeness FROM boots WHERE id = $id")" = "proc-dir complete" &&
+	test "$(sqlite3 proc.db "SELECT count(*) FROM classes")" -gt 100 &&
+	mkdir some && cp "$FIX/lockdep_stats" some/ &&
+	rc=0 && collect --db proc.db --proc-dir some >/dev/null 2>err || rc=$? &&
+	test "$rc" = 1 &&
+	mkdir none && rc=0 && collect --db proc.db --proc-dir none 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "none. holds none of" err
+'
+
+test_expect_success '--local: this machine, read only, lockdep or not' '
+	rc=0 && collect --db local.db --local >id 2>err || rc=$? &&
+	test "$rc" = 0 -o "$rc" = 1 &&
+	test "$(sqlite3 local.db "SELECT kernel_release FROM boots")" = "$(uname -r)" &&
+	if [ ! -e /proc/lockdep ]; then
+		test "$rc" = 1 && grep -q "CONFIG_LOCKDEP" err
+	fi
+'
+
+test_expect_success 'lockdep-report --db: --boot, --all, --show, errors' '
+	"$BIN/lockdep-report" --db raw.db --all --list >all &&
+	test "$(wc -l <all)" = "$(sqlite3 raw.db "SELECT count(*) FROM reports")" &&
+	rid=$(sqlite3 raw.db "SELECT min(id) FROM reports") &&
+	"$BIN/lockdep-report" --db raw.db --show "$rid" --json >one &&
+	grep -q "\"id\":$rid" one &&
+	rc=0 && "$BIN/lockdep-report" --db raw.db --boot 999 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "no boot 999" err &&
+	rc=0 && "$BIN/lockdep-report" --db raw.db --show 1 --list 2>err || rc=$? &&
+	test "$rc" = 64 &&
+	rc=0 && "$BIN/lockdep-report" --boot 1 x.log 2>err || rc=$? &&
+	test "$rc" = 64
+'
+
+test_done
