@@ -17,8 +17,10 @@
 #include "parse/klog.h"
 #include "report/report-print.h"
 #include "store/store.h"
+#include "symbolise/symbolise.h"
 #include "util/error.h"
 #include "util/json-writer.h"
+#include "util/strbuf.h"
 
 enum exit_code {
 	EXIT_OK = 0,
@@ -34,12 +36,14 @@ struct report_opts {
 	bool pretty;
 	int type;		/* -1: all types */
 	struct json_writer *json;
+	struct symboliser *sym;	/* --vmlinux/--modules, or NULL */
 	unsigned int shown, truncated;
 };
 
 static const char usage_line[] =
 	"usage: lockdep-report [-j | --json] [-p | --pretty] [-l | --list]\n"
-	"                      [-t TYPE | --type=TYPE] FILE...\n"
+	"                      [-t TYPE | --type=TYPE] [--vmlinux=FILE] [--modules=DIR]\n"
+	"                      FILE...\n"
 	"       lockdep-report --db=FILE [--boot=ID | --all] [-l | --list | --show=ID]\n"
 	"                      [-j | --json] [-p | --pretty] [-t TYPE | --type=TYPE]\n";
 
@@ -56,6 +60,9 @@ static void print_help(void)
 	      "  -p, --pretty     pretty-printed JSON (implies --json)\n"
 	      "  -l, --list       one line per report: id, type, title\n"
 	      "  -t, --type=TYPE  only reports of this type\n"
+	      "      --vmlinux=FILE  add file:line and inlined calls to the\n"
+	      "                   frames of logs, from this vmlinux\n"
+	      "      --modules=DIR  ... and from the modules (.ko) under DIR\n"
 	      "      --db=FILE    read the reports of a lockdep database\n"
 	      "                   (lockdep-collect --db) instead of logs\n"
 	      "      --boot=ID    ... of this boot (default: the newest)\n"
@@ -82,6 +89,8 @@ static void show(struct ldr_report *r, void *data)
 		o->truncated++;
 	}
 	if (o->type < 0 || (int)r->type == o->type) {
+		if (o->sym)
+			symbolise_report(o->sym, r);
 		switch (o->output) {
 		case OUT_JSON:
 			report_print_json(o->json, r);
@@ -200,6 +209,8 @@ int main(int argc, char **argv)
 		{ "boot", required_argument, NULL, 'B' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "show", required_argument, NULL, 'S' },
+		{ "vmlinux", required_argument, NULL, 'V' },
+		{ "modules", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -207,6 +218,7 @@ int main(int argc, char **argv)
 	unsigned int next_id = 1, failed = 0;
 	bool json = false, list = false, all = false;
 	const char *db = NULL;
+	struct symbolise_opts so = { 0 };
 	int64_t boot = 0, show_id = 0;
 	int c, i;
 
@@ -244,6 +256,12 @@ int main(int argc, char **argv)
 		case 'A':
 			all = true;
 			break;
+		case 'V':
+			so.vmlinux = optarg;
+			break;
+		case 'M':
+			so.modules_dir = optarg;
+			break;
 		case 'h':
 			print_help();
 			return fflush(stdout) || ferror(stdout) ?
@@ -255,6 +273,12 @@ int main(int argc, char **argv)
 	}
 	if (json && list) {
 		error("cannot use --json and --list together");
+		fputs(usage_line, stderr);
+		return EXIT_USAGE;
+	}
+	if (db && (so.vmlinux || so.modules_dir)) {
+		error("--vmlinux and --modules apply to log files, not --db "
+		      "(lockdep-collect --db symbolises what it stores)");
 		fputs(usage_line, stderr);
 		return EXIT_USAGE;
 	}
@@ -276,9 +300,22 @@ int main(int argc, char **argv)
 		o.json = jsonw_new(stdout, o.pretty);
 		jsonw_start_array(o.json);
 	}
+	if (so.vmlinux || so.modules_dir)
+		o.sym = symboliser_new(&so);
 	for (i = optind; i < argc; i++)
 		if (parse_file(argv[i], &next_id, &o))
 			failed++;
+	if (o.sym) {	/* say what was left, as lockdep-symbolise does */
+		const struct symbolise_stats *st = symboliser_stats(o.sym);
+		struct strbuf sb = STRBUF_INIT;
+
+		if (st->symbolised < st->frames) {
+			symbolise_stats_describe(st, &sb);
+			warning("%s", sb.buf);
+		}
+		strbuf_release(&sb);
+		symboliser_free(o.sym);
+	}
 	if (json) {
 		jsonw_end_array(o.json);
 		jsonw_destroy(&o.json);

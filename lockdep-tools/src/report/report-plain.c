@@ -54,8 +54,18 @@ static void frames(FILE *out, const struct ldr_frames *fr, const char *indent)
 	size_t i;
 
 	for (i = 0; i < fr->nr; i++) {
+		const struct ldr_frame *f = &fr->v[i];
+
+		/* symbolised inlined calls first, as syzkaller prints them */
+		for (size_t k = 0; k < f->nr_inl; k++) {
+			fprintf(out, "%s%s", indent, f->unreliable ? "? " : "");
+			report_print_safe(out, f->inl[k].func);
+			fputc(' ', out);
+			report_print_safe(out, f->inl[k].file ? f->inl[k].file : "??");
+			fprintf(out, ":%u [inline]\n", f->inl[k].line);
+		}
 		fputs(indent, out);
-		report_print_frame(out, &fr->v[i]);
+		report_print_frame(out, f);
 		fputc('\n', out);
 	}
 }

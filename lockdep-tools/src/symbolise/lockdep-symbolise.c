@@ -226,31 +226,6 @@ static int read_stdin(struct sym_cli *c, struct batch *b)
 	return 0;
 }
 
-/* "N frames, M symbolised (L with file:line); K left: reasons" */
-static void print_summary(const struct symbolise_stats *st)
-{
-	const struct {
-		const char *what;
-		size_t n;
-	} why[] = {
-		{ "binary missing or mismatched", st->no_binary },
-		{ "no such symbol", st->no_symbol },
-		{ "size mismatch", st->bad_size },
-		{ "ambiguous symbol", st->ambiguous },
-		{ "no KASLR offset", st->no_offset },
-		{ "no address", st->no_address },
-	};
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%zu of %zu frames symbolised (%zu with file:line)",
-		    st->symbolised, st->frames, st->with_line);
-	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++)
-		if (why[i].n)
-			strbuf_addf(&sb, "; %zu %s", why[i].n, why[i].what);
-	warning("%s", sb.buf);
-	strbuf_release(&sb);
-}
-
 static bool parse_offset(const char *s, unsigned long long *v)
 {
 	char *end;
@@ -333,7 +308,11 @@ int main(int argc, char **argv)
 	free(b.line_frame);
 	st = symboliser_stats(c.sym);
 	if (st->symbolised < st->frames || c.bad_lines) {
-		print_summary(st);
+		struct strbuf sb = STRBUF_INIT;
+
+		symbolise_stats_describe(st, &sb);
+		warning("%s", sb.buf);
+		strbuf_release(&sb);
 		if (ret == EXIT_OK)
 			ret = EXIT_PARTIAL;
 	}

@@ -14,6 +14,7 @@
 #include "symbolise/binary.h"
 #include "symbolise/symbolise.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 struct mod_file {
@@ -364,4 +365,26 @@ size_t symbolise_report(struct symboliser *s, struct ldr_report *r)
 		done += symbolise_frames(s, r->irq_events[i].frames.v,
 					 r->irq_events[i].frames.nr, 0);
 	return done;
+}
+
+void symbolise_stats_describe(const struct symbolise_stats *st,
+			      struct strbuf *sb)
+{
+	const struct {
+		const char *what;
+		size_t n;
+	} why[] = {
+		{ "binary missing or mismatched", st->no_binary },
+		{ "no such symbol", st->no_symbol },
+		{ "size mismatch", st->bad_size },
+		{ "ambiguous symbol", st->ambiguous },
+		{ "no KASLR offset", st->no_offset },
+		{ "no address", st->no_address },
+	};
+
+	strbuf_addf(sb, "%zu of %zu frames symbolised (%zu with file:line)",
+		    st->symbolised, st->frames, st->with_line);
+	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++)
+		if (why[i].n)
+			strbuf_addf(sb, "; %zu %s", why[i].n, why[i].what);
 }

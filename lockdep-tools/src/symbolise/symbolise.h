@@ -110,4 +110,12 @@ size_t symbolise_report(struct symboliser *s, struct ldr_report *r);
 
 const struct symbolise_stats *symboliser_stats(const struct symboliser *s);
 
+struct strbuf;
+/*
+ * "N of M frames symbolised (L with file:line); K no such symbol; ..."
+ * appended to sb: the line the tools print when frames were left.
+ */
+void symbolise_stats_describe(const struct symbolise_stats *st,
+			      struct strbuf *sb);
+
 #endif

@@ -138,6 +138,38 @@ test_expect_success 'man page: groff clean, SYNOPSIS has every --help option' '
 	done
 '
 
+test_expect_success 'lockdep-report --vmlinux: inlined calls in the trace' '
+	off=$(printf "0x%x" $((0x$call + 5 - 0x$outer))) &&
+	size=$(nm -S "$TRASH/vmlinux" | awk "\$4 == \"outer\" { print \$2 }") &&
+	size=$(printf "0x%x" $((0x$size))) &&
+	sed "s/\] [a-z_.0-9]*+0x[0-9a-f]*\/0x[0-9a-f]*\$/] outer+$off\/$size/" \
+		"$CORPUS/026-suspicious-rcu.txt" >rcu.log &&
+	grep -q "outer+$off" rcu.log &&
+	"$BIN/lockdep-report" --vmlinux="$TRASH/vmlinux" rcu.log >out &&
+	grep "^  leaf t.c:4 \[inline\]$" out &&
+	grep "^  outer+$off/$size t.c:12$" out &&
+	"$BIN/lockdep-report" --vmlinux="$TRASH/vmlinux" --json rcu.log >out.json &&
+	grep -q "\"inlined\":\[{\"func\":\"leaf\",\"file\":\"t.c\",\"line\":4}" out.json &&
+	"$BIN/lockdep-report" rcu.log >plain &&
+	! grep -q "\[inline\]" plain
+'
+
+# Against the real vmlinux when built: the names exist, the sizes do not fit.
+test_expect_success 'lockdep-report: frames of another kernel stay as printed' '
+	vm=$VMLINUX && { test -r "$vm" || vm=$TRASH/vmlinux; } &&
+	"$BIN/lockdep-report" --vmlinux="$vm" \
+		"$CORPUS/026-suspicious-rcu.txt" >out 2>err &&
+	"$BIN/lockdep-report" "$CORPUS/026-suspicious-rcu.txt" >expect &&
+	test_cmp expect out &&
+	grep "warning: 0 of 18 frames symbolised" err
+'
+
+test_expect_success 'lockdep-report: --vmlinux with --db is a usage error' '
+	rc=0 &&
+	{ "$BIN/lockdep-report" --db=x.db --vmlinux="$TRASH/vmlinux" >out 2>err || rc=$?; } &&
+	test "$rc" = 64 && grep -- "--vmlinux" err
+'
+
 if [ -r "$VMLINUX" ]; then
 	test_expect_success 'real vmlinux: a lockdep frame and its inline chain' '
 		line=$(nm -n -S "$VMLINUX" | awk "\$4 == \"_raw_spin_lock\" { print \$2; exit }") &&
