@@ -199,10 +199,11 @@ bool klog_parse_frame(const char *s, struct ldr_frame *f)
 		p++;
 	f->func = xstrndup(name, p - name);
 	if (*p == '+') {
-		if (!(p = offset_size(p, f)))
+		/* keep p on failure: bracket_only below still reads it */
+		if (!(q = offset_size(p, f)))
 			goto fail;
 		free(dec_func);
-		trailer(p, f, paren);
+		trailer(q, f, paren);
 		return true;
 	}
 	if (*p != ' ' && *p != '\t')

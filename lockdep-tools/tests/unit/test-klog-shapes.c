@@ -53,6 +53,10 @@ static void test_frames(void **state)
 	assert_string_equal(f.module, "cryptomgr");
 	frame_release(&f);
 
+	/* found by fuzz-klog: a symbol with a broken offset is no frame */
+	assert_false(klog_parse_frame("[c+1/6]e+", &f));
+	assert_false(klog_parse_frame("func+0x1/", &f));
+
 	assert_true(klog_parse_frame("[blocking_notifier_call_chain+14/45]", &f));
 	assert_string_equal(f.func, "blocking_notifier_call_chain");
 	assert_int_equal(f.off, 14);
