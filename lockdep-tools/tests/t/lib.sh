@@ -20,7 +20,7 @@ _failed=0
 test_expect_success() {
 	local desc=$1 body=$2
 	_n=$((_n + 1))
-	if (cd "$TRASH" && set -e && eval "$body") >"$TRASH/.out" 2>&1; then
+	if (cd "$TRASH" && eval "$body") >"$TRASH/.out" 2>&1; then
 		echo "ok $_n - $desc"
 	else
 		echo "not ok $_n - $desc"
