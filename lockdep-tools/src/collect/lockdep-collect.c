@@ -313,11 +313,11 @@ int main(int argc, char **argv)
 		return COLLECT_EXIT_FATAL;
 	}
 	ret = parse_args(argc, argv, &a);
-	if (ret)
-		return ret < 0 ? COLLECT_EXIT_OK : ret;
-	src = check_args(&a);
-	if (src == COLLECT_EXIT_USAGE)
-		return src;
+	src = ret ? ret : check_args(&a);
+	if (ret || src == COLLECT_EXIT_USAGE) {
+		free(a.triggers);
+		return ret < 0 ? COLLECT_EXIT_OK : COLLECT_EXIT_USAGE;
+	}
 
 	/* a guest that vanishes must show up as EPIPE, not kill us */
 	signal(SIGPIPE, SIG_IGN);
@@ -325,11 +325,13 @@ int main(int argc, char **argv)
 	if (src != SRC_RAW_DIR &&
 	    collect_summary_init(&sum, a.triggers, a.ntriggers)) {
 		fputs("lockdep-collect: error: out of memory\n", stderr);
+		free(a.triggers);
 		return COLLECT_EXIT_FATAL;
 	}
 	sink = make_sinks(&a, src, &db);
 	if (!sink) {
 		collect_summary_release(&sum);
+		free(a.triggers);
 		return COLLECT_EXIT_FATAL;
 	}
 	ret = run_source(&a, src, &sum, sink, &names);

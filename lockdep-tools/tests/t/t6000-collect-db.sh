@@ -239,6 +239,33 @@ test_expect_success '--local: this machine, read only, lockdep or not' '
 	fi
 '
 
+test_expect_success 'live from a real agent: --raw-dir and --db, --duration' '
+	"$BIN/lockdep-agent" --listen agent.sock 2>agent.err &
+	echo $! >agent.pid &&
+	for _ in $(seq 50); do [ -S agent.sock ] && break; sleep 0.1; done &&
+	rc=0 && collect --socket agent.sock --raw-dir live --db live.db \
+		--timeout 10 --duration 1 --poweroff >id 2>err || rc=$? &&
+	wait "$(cat agent.pid)" &&
+	test "$rc" = 0 -o "$rc" = 1 &&
+	grep -q "records followed" err &&
+	test "$(cat id)" = 1 &&
+	sqlite3 live.db "SELECT rtrim(manifest, char(10)) FROM boots" >manifest &&
+	test_cmp live/MANIFEST manifest &&
+	test "$(sqlite3 live.db "SELECT kernel_release FROM boots")" = "$(uname -r)"
+'
+
+test_expect_success 'live --follow ends when the guest goes away' '
+	"$BIN/lockdep-agent" --listen agent2.sock 2>agent.err &
+	pid=$! &&
+	for _ in $(seq 50); do [ -S agent2.sock ] && break; sleep 0.1; done &&
+	{ sleep 2; kill "$pid"; } &
+	rc=0 && collect --socket agent2.sock --db live2.db --timeout 10 \
+		--follow >id 2>err || rc=$? &&
+	test "$rc" = 0 -o "$rc" = 1 &&
+	grep -q "the guest closed the connection" err &&
+	test "$(sqlite3 live2.db "SELECT count(*) FROM boots")" = 1
+'
+
 test_expect_success 'lockdep-report --db: --boot, --all, --show, errors' '
 	"$BIN/lockdep-report" --db raw.db --all --list >all &&
 	test "$(wc -l <all)" = "$(sqlite3 raw.db "SELECT count(*) FROM reports")" &&
