@@ -318,9 +318,41 @@ static const char migration_2[] =
 	"SELECT boot_id, section, test, variant, result FROM selftest\n"
 	"WHERE result <> 'ok';\n";
 
+/*
+ * Version 3: classes.identity filled (store/identity.h), computed here in
+ * SQL for the classes stored before, exactly as store_class_identity() and
+ * proc_split_name() do: a trailing "/digits" (1 to 9 digits, something
+ * before the '/') is the subclass, kept unless 0; then a trailing
+ * "#digits" is the version, dropped. Indexed for joins across boots.
+ */
+static const char migration_3[] =
+	"WITH l1 AS (SELECT id, name AS n, rtrim(name, '0123456789') AS t\n"
+	"	FROM classes),\n"
+	"l2 AS (SELECT id, n, t, length(t) < length(n)\n"
+	"	AND length(n) - length(t) <= 9 AND length(t) >= 2\n"
+	"	AND substr(t, -1) = '/' AS c FROM l1),\n"
+	"l3 AS (SELECT id, iif(c, substr(t, 1, length(t) - 1), n) AS b,\n"
+	"	iif(c AND CAST(substr(n, length(t) + 1) AS INTEGER) > 0,\n"
+	"	    '/' || CAST(substr(n, length(t) + 1) AS INTEGER), '') AS sub\n"
+	"	FROM l2),\n"
+	"l4 AS (SELECT id, b, sub, rtrim(b, '0123456789') AS t FROM l3),\n"
+	"l5 AS (SELECT id, iif(length(t) < length(b)\n"
+	"	AND length(b) - length(t) <= 9 AND length(t) >= 2\n"
+	"	AND substr(t, -1) = '#', substr(t, 1, length(t) - 1), b) || sub\n"
+	"	AS identity FROM l4)\n"
+	"UPDATE classes SET identity = l5.identity FROM l5\n"
+	"WHERE classes.id = l5.id;\n"
+	"CREATE INDEX classes_identity ON classes(identity, boot_id);\n"
+	/* how many classes of a boot share an identity (see identity.h) */
+	"CREATE VIEW class_identities AS\n"
+	"SELECT boot_id, identity, count(*) AS classes,\n"
+	"	group_concat(name, ' ') AS names\n"
+	"FROM classes GROUP BY boot_id, identity;\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
+	migration_3,
 };
 
 const int store_nr_migrations =

@@ -19,6 +19,7 @@
 #include "parse/proc-lockdep.h"
 #include "parse/proc-stats.h"
 #include "parse/selftest.h"
+#include "store/identity.h"
 #include "store/store-int.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -148,6 +149,7 @@ static void bind_name(sqlite3_stmt *s, int i, const char *name, size_t len)
 int store_add_class(struct store *st, const struct proc_lockdep_class *c)
 {
 	sqlite3_stmt *s;
+	char *identity;
 
 	if (store_need_boot(st, "add a class"))
 		return -1;
@@ -170,6 +172,8 @@ int store_add_class(struct store *st, const struct proc_lockdep_class *c)
 		sqlite3_bind_int(s, 9, c->wait_outer);
 	if (c->wait_inner >= 0)
 		sqlite3_bind_int(s, 10, c->wait_inner);
+	identity = store_class_identity(c->name, c->class_len, c->subclass);
+	sqlite3_bind_text(s, 11, identity, -1, free);
 	if (store_step_done(st, s, "add a class"))
 		return -1;
 	map_put(classes(st), class_ident(c->has_key, c->key, c->name,

@@ -97,8 +97,8 @@ static const char *const stmt_sql[ST_NR] = {
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_CLASS_INSERT] =
 		"INSERT INTO classes (boot_id, key, name, ops, forward_deps,"
-		" backward_deps, usage, usage_bits, wait_outer, wait_inner)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		" backward_deps, usage, usage_bits, wait_outer, wait_inner,"
+		" identity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_DEP_INSERT] =
 		"INSERT OR IGNORE INTO dependencies (boot_id, from_class,"
 		" to_class, dep_bits, distance, trace)"
