@@ -57,7 +57,7 @@ demo: vm-boot
 export-patches:
 	@vm/kernel.sh export
 
-check: check-unit check-tools check-boot
+check: check-unit check-tools check-fuzz check-boot
 
 check-unit: deps
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) check-unit
@@ -65,6 +65,11 @@ check-unit: deps
 
 check-tools: tools
 	@tests/run-tap.sh lockdep-tools/tests/t/t*.sh
+
+# Every libFuzzer harness for FUZZ_TIME seconds (default 20), seeded with
+# the fixtures and the shared report corpus.
+check-fuzz: deps
+	@$(MAKE) -s -C lockdep-tools O=$(BUILD) fuzz-check
 
 check-boot: initramfs
 	@tests/run-tap.sh vm/tests/t*.sh
@@ -81,4 +86,4 @@ distclean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps kernel tools initramfs vm-boot demo export-patches check bench \
-	check-unit check-tools check-boot clean distclean
+	check-unit check-tools check-fuzz check-boot clean distclean
