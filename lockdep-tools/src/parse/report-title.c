@@ -102,7 +102,7 @@ static bool is_innocent(const char *func)
 	return res;
 }
 
-static const struct ldr_frame *pick(const struct ldr_frames *f)
+const struct ldr_frame *report_pick_frame(const struct ldr_frames *f)
 {
 	size_t i;
 
@@ -118,12 +118,13 @@ const struct ldr_frame *report_guilty_frame(const struct ldr_report *r)
 	const struct ldr_frame *f;
 	size_t i, k;
 
-	if (r->backtrace >= 0 && (f = pick(&r->stacks[r->backtrace].frames)))
+	if (r->backtrace >= 0 &&
+	    (f = report_pick_frame(&r->stacks[r->backtrace].frames)))
 		return f;
 	for (k = 0; k < sizeof(main_roles) / sizeof(main_roles[0]); k++)
 		for (i = 0; i < r->nr_locks; i++)
 			if (r->locks[i].role == main_roles[k] &&
-			    (f = pick(&r->locks[i].at)))
+			    (f = report_pick_frame(&r->locks[i].at)))
 				return f;
 	return NULL;
 }

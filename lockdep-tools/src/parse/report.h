@@ -237,6 +237,11 @@ size_t report_lock_names(const struct ldr_report *r, const char ***names);
  */
 void report_finish(struct ldr_report *r);
 
+/*
+ * The first frame of @f outside the locking and freeing primitives (the
+ * caller that took the lock), or NULL.
+ */
+const struct ldr_frame *report_pick_frame(const struct ldr_frames *f);
 /* The frame the title blames, or NULL (exposed for tests). */
 const struct ldr_frame *report_guilty_frame(const struct ldr_report *r);
 

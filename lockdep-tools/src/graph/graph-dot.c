@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Graphviz dot of a lock graph view, with a legend.
+ *
+ * Class names come from the guest and are untrusted. They reach dot
+ * only inside quoted strings written by graph_dot_quote(), after
+ * graph_text_add() has turned every byte outside printable ASCII into the
+ * four characters "\xNN". Invariants of what is written:
+ *  (1) Node ids are "n<index>": no name is ever an id.
+ *  (2) In a quoted string, '"' and '\' are always backslash-escaped (so
+ *      no name ends the string or forms one of dot's escapes such as
+ *      \N or \G), '&' is written "&amp;" (dot reads entities in labels,
+ *      so a name holding "&lt;" must not turn into '<'), and the only
+ *      control character is '\n', written as dot's line break "\n",
+ *      which only this file puts in.
+ *  (3) Labels are plain (never HTML-like "<...>") and shapes are never
+ *      "record", so '<', '>', '{', '}' and '|' in names mean nothing.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "graph/graph-view.h"
+#include "parse/report.h"
+#include "util/strbuf.h"
+
+/* Edge colours by boot index (Tableau 10, readable on white) */
+static const char *const boot_colours[] = {
+	"#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1",
+	"#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#bab0ac",
+};
+#define NR_BOOT_COLOURS (sizeof(boot_colours) / sizeof(boot_colours[0]))
+
+#define HARDIRQ_SAFE_FILL	"#f4a3a3"
+#define SOFTIRQ_SAFE_FILL	"#fcd59b"
+#define UNSAFE_BORDER		"#1f5fbf"
+
+void graph_dot_quote(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '&')
+			fputs("&amp;", out);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c < 0x20 || c == 0x7f)
+			fputc('?', out);	/* graph_text_add() leaves none */
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void attr(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, " %s=", name);
+	graph_dot_quote(out, value);
+}
+
+static const char *node_fill(unsigned int bits)
+{
+	if (graph_irq_safe(bits, LDR_HARDIRQ))
+		return HARDIRQ_SAFE_FILL;
+	if (graph_irq_safe(bits, LDR_SOFTIRQ))
+		return SOFTIRQ_SAFE_FILL;
+	return "white";
+}
+
+static bool node_unsafe(unsigned int bits)
+{
+	return graph_irq_unsafe(bits, LDR_HARDIRQ) ||
+	       graph_irq_unsafe(bits, LDR_SOFTIRQ);
+}
+
+static void write_node(FILE *out, const struct graph *g, uint32_t i,
+		       uint8_t mark)
+{
+	const struct graph_node *n = &g->nodes[i];
+	struct strbuf sb = STRBUF_INIT;
+	char usage[8];
+
+	graph_text_add(&sb, n->name);
+	strbuf_addf(&sb, "\n{%s}", graph_usage_str(n->usage_bits, usage));
+	fprintf(out, "\tn%u [", i);
+	attr(out, "label", sb.buf);
+	strbuf_reset(&sb);
+	graph_text_add(&sb, n->name);
+	attr(out, "tooltip", sb.buf);
+	attr(out, "fillcolor", node_fill(n->usage_bits));
+	if (node_unsafe(n->usage_bits))
+		fputs(" color=\"" UNSAFE_BORDER "\" penwidth=2", out);
+	if (mark & GRAPH_FOCUS)
+		fputs(" peripheries=2", out);
+	fputs("];\n", out);
+	strbuf_release(&sb);
+}
+
+static void edge_colours(struct strbuf *sb, const struct graph *g,
+			 uint64_t boots)
+{
+	size_t b;
+	bool first = true;
+
+	for (b = 0; b < g->nr_boots; b++) {
+		if (!(boots & (1ull << b)))
+			continue;
+		strbuf_addf(sb, "%s%s", first ? "" : ":",
+			    boot_colours[b % NR_BOOT_COLOURS]);
+		first = false;
+	}
+	if (first)
+		strbuf_addstr(sb, "black");
+}
+
+static void site_line(struct strbuf *sb, const char *site)
+{
+	struct strbuf line = STRBUF_INIT;
+	size_t len = strcspn(site, "\n");
+
+	strbuf_add(&line, site, len);
+	graph_text_add(sb, line.buf);
+	strbuf_release(&line);
+}
+
+static void write_edge(FILE *out, const struct graph *g,
+		       const struct graph_view *v, uint32_t i)
+{
+	const struct graph_edge *e = &g->edges[i];
+	struct strbuf sb = STRBUF_INIT;
+	char kind[16], boot[128];
+	size_t b;
+	bool first = true;
+
+	fprintf(out, "\tn%u -> n%u [", e->from, e->to);
+	graph_dep_str(e->dep_bits, kind);
+	if (*kind)
+		strbuf_addf(&sb, "-(%s)->", kind);
+	if (v->sites && e->site) {
+		if (sb.len)
+			strbuf_addch(&sb, '\n');
+		site_line(&sb, e->site);
+	}
+	if (sb.len)
+		attr(out, "label", sb.buf);
+
+	strbuf_reset(&sb);
+	graph_text_add(&sb, g->nodes[e->from].name);
+	strbuf_addstr(&sb, " --> ");
+	graph_text_add(&sb, g->nodes[e->to].name);
+	if (*kind)
+		strbuf_addf(&sb, "\nkind: -(%s)->", kind);
+	if (e->distance >= 0)
+		strbuf_addf(&sb, "\ndistance: %d", e->distance);
+	strbuf_addstr(&sb, "\nseen in: ");
+	for (b = 0; b < g->nr_boots; b++)
+		if (e->boots & (1ull << b)) {
+			strbuf_addf(&sb, "%s%s", first ? "" : ", ",
+				    graph_boot_str(g, (int)b, boot, sizeof(boot)));
+			first = false;
+		}
+	strbuf_addstr(&sb, "\nsite: ");
+	if (e->site)
+		site_line(&sb, e->site);
+	else
+		strbuf_addstr(&sb, "unknown (no trace stored)");
+	attr(out, "tooltip", sb.buf);
+	attr(out, "labeltooltip", sb.buf);
+
+	strbuf_reset(&sb);
+	edge_colours(&sb, g, e->boots);
+	attr(out, "color", sb.buf);
+	if (v->edge[i] & GRAPH_BOLD)
+		fputs(" penwidth=3 style=bold", out);
+	fputs("];\n", out);
+	strbuf_release(&sb);
+}
+
+static void write_legend(FILE *out, const struct graph *g)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char boot[128];
+	size_t b;
+
+	fputs("\tsubgraph cluster_legend {\n"
+	      "\t\tlabel=\"legend\"; fontsize=12; color=gray;\n"
+	      "\t\tnode [fontsize=10];\n"
+	      "\t\tlegend_hard [label=\"hardirq-safe\\n(taken in hardirq)\" fillcolor=\"" HARDIRQ_SAFE_FILL "\"];\n"
+	      "\t\tlegend_soft [label=\"softirq-safe\\n(taken in softirq)\" fillcolor=\"" SOFTIRQ_SAFE_FILL "\"];\n"
+	      "\t\tlegend_unsafe [label=\"irq-unsafe\\n(taken with irqs on)\" color=\"" UNSAFE_BORDER "\" penwidth=2];\n"
+	      "\t\tlegend_plain [label=\"no irq usage\"];\n"
+	      "\t\tlegend_hard -> legend_soft -> legend_unsafe -> legend_plain [style=invis];\n",
+	      out);
+	if (g->nr_boots > 1)
+		for (b = 0; b < g->nr_boots; b++) {
+			strbuf_reset(&sb);
+			graph_text_add(&sb, graph_boot_str(g, (int)b, boot,
+						     sizeof(boot)));
+			fprintf(out, "\t\tlegend_b%zu [shape=plaintext style=\"\"", b);
+			attr(out, "label", sb.buf);
+			attr(out, "fontcolor", boot_colours[b % NR_BOOT_COLOURS]);
+			fputs("];\n", out);
+		}
+	fputs("\t\tlegend_note [shape=plaintext style=\"\" label=\"A -> B: B taken while A held\\n"
+	      "bold: on a shortest cycle / irq path\\n"
+	      "edge colour: the boot(s) that saw it\\n"
+	      "{usage}: as in /proc/lockdep\"];\n"
+	      "\t}\n", out);
+	strbuf_release(&sb);
+}
+
+int graph_write_dot(FILE *out, const struct graph *g,
+		    const struct graph_view *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	fputs("digraph lockdep {\n"
+	      "\trankdir=LR;\n"
+	      "\tnode [shape=box style=\"rounded,filled\" fillcolor=white"
+	      " fontname=\"monospace\" fontsize=11];\n"
+	      "\tedge [fontsize=9];\n", out);
+	if (v->title) {
+		graph_text_add(&sb, v->title);
+		fputs("\tlabelloc=t;", out);
+		attr(out, "label", sb.buf);
+		fputs(";\n", out);
+	}
+	for (i = 0; i < g->nr_nodes; i++)
+		if (v->node[i] & GRAPH_SHOWN)
+			write_node(out, g, (uint32_t)i, v->node[i]);
+	for (i = 0; i < g->nr_edges; i++)
+		if (v->edge[i] & GRAPH_SHOWN)
+			write_edge(out, g, v, (uint32_t)i);
+	write_legend(out, g);
+	fputs("}\n", out);
+	strbuf_release(&sb);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Building the lock graph (graph.h): nodes merged by key through a hash
+ * map, edges appended as they come and, in graph_finish(), put in
+ * (from, to) order by two counting sorts (to, then stably from) so the
+ * same dependency seen by several boots sits in one run and merges into
+ * one edge. Both sorts are linear: no comparison sort over a million
+ * edges.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/graph.h"
+#include "parse/report.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+struct graph_map {
+	uint32_t *slots;	/* node + 1, 0 for empty */
+	char **keys;		/* per node, the merge key */
+	size_t cap;		/* a power of two */
+};
+
+static size_t str_hash(const char *s)
+{
+	size_t h = 14695981039346656037ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+struct graph *graph_new(void)
+{
+	struct graph *g = xcalloc(1, sizeof(*g));
+
+	g->map = xcalloc(1, sizeof(*g->map));
+	g->map->cap = 1024;
+	g->map->slots = xcalloc(g->map->cap, sizeof(*g->map->slots));
+	return g;
+}
+
+static void map_free(struct graph *g)
+{
+	size_t i;
+
+	if (!g->map)
+		return;
+	for (i = 0; i < g->nr_nodes; i++)
+		free(g->map->keys[i]);
+	free(g->map->keys);
+	free(g->map->slots);
+	free(g->map);
+	g->map = NULL;
+}
+
+void graph_free(struct graph *g)
+{
+	size_t i;
+
+	if (!g)
+		return;
+	map_free(g);
+	for (i = 0; i < g->nr_boots; i++)
+		free(g->boots[i].label);
+	for (i = 0; i < g->nr_nodes; i++)
+		free(g->nodes[i].name);
+	for (i = 0; i < g->nr_edges; i++)
+		free(g->edges[i].site);
+	free(g->nodes);
+	free(g->edges);
+	free(g->out);
+	free(g->in);
+	free(g->in_edge);
+	free(g);
+}
+
+int graph_add_boot(struct graph *g, int64_t id, const char *label)
+{
+	if (g->nr_boots == GRAPH_MAX_BOOTS)
+		return -1;
+	g->boots[g->nr_boots].id = id;
+	g->boots[g->nr_boots].label = label ? xstrdup(label) : NULL;
+	return (int)g->nr_boots++;
+}
+
+static uint32_t *map_slot(struct graph_map *m, const char *key)
+{
+	size_t i = str_hash(key) & (m->cap - 1);
+
+	while (m->slots[i] && strcmp(m->keys[m->slots[i] - 1], key))
+		i = (i + 1) & (m->cap - 1);
+	return &m->slots[i];
+}
+
+static void map_grow(struct graph *g)
+{
+	struct graph_map *m = g->map;
+	size_t i;
+
+	free(m->slots);
+	m->cap *= 2;
+	m->slots = xcalloc(m->cap, sizeof(*m->slots));
+	for (i = 0; i < g->nr_nodes; i++)
+		*map_slot(m, m->keys[i]) = (uint32_t)i + 1;
+}
+
+uint32_t graph_add_node(struct graph *g, const char *key, const char *name,
+			unsigned int usage_bits, int boot)
+{
+	struct graph_node *n;
+	uint32_t *slot;
+
+	if (!key)
+		key = name;
+	slot = map_slot(g->map, key);
+	if (!*slot) {
+		ALLOC_GROW(g->nodes, g->nr_nodes + 1, g->alloc_nodes);
+		g->map->keys = xrealloc(g->map->keys,
+					g->alloc_nodes * sizeof(char *));
+		n = &g->nodes[g->nr_nodes];
+		memset(n, 0, sizeof(*n));
+		n->name = xstrdup(name);
+		g->map->keys[g->nr_nodes] = xstrdup(key);
+		*slot = (uint32_t)++g->nr_nodes;
+		if (g->nr_nodes * 2 > g->map->cap)
+			map_grow(g);
+		n = &g->nodes[g->nr_nodes - 1];
+	} else {
+		n = &g->nodes[*slot - 1];
+	}
+	n->usage_bits |= usage_bits;
+	if (boot >= 0)
+		n->boots |= 1ull << boot;
+	return (uint32_t)(n - g->nodes);
+}
+
+void graph_add_edge(struct graph *g, uint32_t from, uint32_t to, int boot,
+		    int dep_bits, int distance, const char *site)
+{
+	struct graph_edge *e;
+
+	ALLOC_GROW(g->edges, g->nr_edges + 1, g->alloc_edges);
+	e = &g->edges[g->nr_edges++];
+	e->from = from;
+	e->to = to;
+	e->dep_bits = dep_bits;
+	e->distance = distance;
+	e->boots = boot >= 0 ? 1ull << boot : 0;
+	e->site = site ? xstrdup(site) : NULL;
+	e->site_boot = site ? boot : -1;
+}
+
+/* Stable counting sort of @src into @dst by from (@by_from) or to. */
+static void count_sort(const struct graph_edge *src, struct graph_edge *dst,
+		       size_t nr, uint32_t *count, size_t nr_nodes,
+		       bool by_from)
+{
+	size_t i;
+	uint32_t k, sum = 0, c;
+
+	memset(count, 0, (nr_nodes + 1) * sizeof(*count));
+	for (i = 0; i < nr; i++)
+		count[by_from ? src[i].from : src[i].to]++;
+	for (k = 0; k <= nr_nodes; k++) {
+		c = count[k];
+		count[k] = sum;
+		sum += c;
+	}
+	for (i = 0; i < nr; i++)
+		dst[count[by_from ? src[i].from : src[i].to]++] = src[i];
+}
+
+static void merge_into(struct graph_edge *a, struct graph_edge *b)
+{
+	a->boots |= b->boots;
+	if (b->dep_bits >= 0)
+		a->dep_bits = a->dep_bits < 0 ? b->dep_bits :
+			      a->dep_bits | b->dep_bits;
+	if (b->distance >= 0 && (a->distance < 0 || b->distance < a->distance))
+		a->distance = b->distance;
+	if (!a->site && b->site) {
+		a->site = b->site;
+		a->site_boot = b->site_boot;
+	} else {
+		free(b->site);
+	}
+	b->site = NULL;
+}
+
+void graph_finish(struct graph *g)
+{
+	struct graph_edge *tmp;
+	uint32_t *count;
+	size_t i, nr = 0, n = g->nr_nodes;
+
+	tmp = xmalloc((g->nr_edges ? g->nr_edges : 1) * sizeof(*tmp));
+	count = xmalloc((n + 1) * sizeof(*count));
+	count_sort(g->edges, tmp, g->nr_edges, count, n, false);
+	count_sort(tmp, g->edges, g->nr_edges, count, n, true);
+	free(tmp);
+	for (i = 0; i < g->nr_edges; i++) {
+		if (nr && g->edges[nr - 1].from == g->edges[i].from &&
+		    g->edges[nr - 1].to == g->edges[i].to)
+			merge_into(&g->edges[nr - 1], &g->edges[i]);
+		else
+			g->edges[nr++] = g->edges[i];
+	}
+	g->nr_edges = nr;
+
+	g->out = xcalloc(n + 1, sizeof(*g->out));
+	g->in = xcalloc(n + 1, sizeof(*g->in));
+	g->in_edge = xmalloc((nr ? nr : 1) * sizeof(*g->in_edge));
+	for (i = 0; i < nr; i++) {
+		g->out[g->edges[i].from + 1]++;
+		g->in[g->edges[i].to + 1]++;
+	}
+	for (i = 0; i < n; i++) {
+		g->out[i + 1] += g->out[i];
+		g->in[i + 1] += g->in[i];
+	}
+	memcpy(count, g->in, (n + 1) * sizeof(*count));
+	for (i = 0; i < nr; i++)
+		g->in_edge[count[g->edges[i].to]++] = (uint32_t)i;
+	free(count);
+	g->finished = true;
+}
+
+uint32_t graph_find_edge(const struct graph *g, uint32_t from, uint32_t to)
+{
+	uint32_t lo = g->out[from], hi = g->out[from + 1], mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (g->edges[mid].to == to)
+			return mid;
+		if (g->edges[mid].to < to)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return UINT32_MAX;
+}
+
+uint32_t graph_find_node(const struct graph *g, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < g->nr_nodes; i++)
+		if (!strcmp(g->nodes[i].name, name))
+			return (uint32_t)i;
+	return UINT32_MAX;
+}
+
+/* get_usage_char() of kernel/locking/lockdep.c, per state and read side */
+const char *graph_usage_str(unsigned int bits, char *buf)
+{
+	int states = bits & (0xfu << (LDR_RECLAIM_FS * 4)) ? 3 : 2;
+	int s, read, k = 0;
+	bool in, on;
+
+	for (s = 0; s < states; s++)
+		for (read = 0; read < 2; read++) {
+			in = bits & (read ? LDR_USAGE_IN_READ(s) : LDR_USAGE_IN(s));
+			on = bits & (read ? LDR_USAGE_ON_READ(s) : LDR_USAGE_ON(s));
+			buf[k++] = in && on ? '?' : in ? '-' : on ? '+' : '.';
+		}
+	buf[k] = '\0';
+	return buf;
+}
+
+const char *graph_dep_str(int dep_bits, char *buf)
+{
+	static const char *const names[] = { "SR", "ER", "SN", "EN" };
+	int i, k = 0;
+
+	buf[0] = '\0';
+	if (dep_bits < 0)
+		return buf;
+	for (i = 3; i >= 0; i--)
+		if (dep_bits & (1 << i)) {
+			if (k)
+				buf[k++] = ',';
+			memcpy(buf + k, names[i], 3);
+			k += 2;
+		}
+	return buf;
+}
+
+const char *graph_boot_str(const struct graph *g, int boot, char *buf,
+			   size_t len)
+{
+	const struct graph_boot *b;
+
+	if (boot < 0 || (size_t)boot >= g->nr_boots) {
+		snprintf(buf, len, "no boot");
+		return buf;
+	}
+	b = &g->boots[boot];
+	if (b->label)
+		snprintf(buf, len, "boot %lld (%s)", (long long)b->id, b->label);
+	else
+		snprintf(buf, len, "boot %lld", (long long)b->id);
+	return buf;
+}
+
+void graph_text_add(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c >= 0x7f)
+			strbuf_addf(sb, "\\x%02x", c);
+		else
+			strbuf_addch(sb, c);
+	}
+}
+
+/*
+ * As check_irq_usage() pairs them (exclusive_mask()): a class used in an
+ * irq context of @state, written or read, must not reach one taken,
+ * written or read, with that irq enabled. (Lockdep then spares some
+ * read-read paths by their dependency bits; /proc/lockdep does not print
+ * those bits, so this is the conservative reading.)
+ */
+bool graph_irq_safe(unsigned int bits, int state)
+{
+	return bits & (LDR_USAGE_IN(state) | LDR_USAGE_IN_READ(state));
+}
+
+bool graph_irq_unsafe(unsigned int bits, int state)
+{
+	return bits & (LDR_USAGE_ON(state) | LDR_USAGE_ON_READ(state));
+}

@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockdep-graph: draw the lock graph of a lockdep database as Graphviz
+ * dot (or SVG, PNG, PDF through dot), or list its cycles and
+ * irq-safe -> irq-unsafe paths as text or JSON.
+ *
+ * The graph of one boot, or the union of several boots, is loaded once
+ * (graph-load.c); a selection marks what to draw (graph-select.c); the
+ * writers do the rest. A cycle in the union of boots that no boot saw
+ * whole is a deadlock no single boot reported: lockdep found each half
+ * in a different boot.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "graph/graph-view.h"
+#include "parse/report.h"
+#include "store/store-graph.h"
+#include "util/error.h"
+#include "util/json-writer.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_PARTIAL = 1,
+	EXIT_FATAL = 2,
+	EXIT_USAGE = 64,
+};
+
+enum selection { SEL_ALL, SEL_CYCLES, SEL_IRQ, SEL_CLASS, SEL_REPORT };
+
+struct graph_opts {
+	const char *db, *output, *format, *boot_arg, *boots_arg, *class;
+	enum selection sel;
+	unsigned int radius;
+	int64_t report;
+	size_t max_cycles;
+	bool list, json, pretty, sites, verbose;
+};
+
+struct boot_list {
+	int64_t *ids;
+	char **labels;
+	size_t nr, alloc;
+};
+
+static const char usage_line[] =
+	"usage: lockdep-graph --db=FILE [--boot=ID | --boots=ID,ID...]\n"
+	"                     [--cycles | --irq | --class=NAME [--radius=K] | --report=ID]\n"
+	"                     [-o FILE] [-T svg|png|pdf] [--sites] [-l | --list]\n"
+	"                     [-j | --json] [-p | --pretty] [--max-cycles=N] [-v]\n";
+
+static void print_help(void)
+{
+	fputs(usage_line, stdout);
+	fputs("\n"
+	      "Draw the lock graph of a lockdep database (lockdep-collect --db):\n"
+	      "classes as nodes, \"A held when B was taken\" as edges A -> B.\n"
+	      "\n"
+	      "  --db=FILE        the database\n"
+	      "  --boot=ID        the graph of this boot (id or label; default:\n"
+	      "                   the newest)\n"
+	      "  --boots=A,B,...  the union of these boots, each edge coloured by\n"
+	      "                   the boots that saw it\n"
+	      "Selections (default: the whole graph):\n"
+	      "  --cycles         every strongly connected component, a shortest\n"
+	      "                   cycle through each of its edges in bold\n"
+	      "  --irq            shortest paths from irq-safe to irq-unsafe classes\n"
+	      "  --class=NAME     the classes within --radius edges of NAME\n"
+	      "  --radius=K       ... K edges, either direction (default 1)\n"
+	      "  --report=ID      the dependency chain of report ID, with sites\n"
+	      "Output:\n"
+	      "  -o, --output=FILE  write here instead of standard output\n"
+	      "  -T, --format=FMT   run dot -T FMT (svg, png or pdf) on the graph\n"
+	      "      --sites      label edges with their sites (always in tooltips)\n"
+	      "  -l, --list       the cycles (or --irq paths) as text, in\n"
+	      "                   lockdep's words, instead of a graph\n"
+	      "  -j, --json       the same as JSON\n"
+	      "  -p, --pretty     pretty-printed JSON (implies --json)\n"
+	      "      --max-cycles=N  at most N cycles per component (default\n"
+	      "                   1000, 0: no limit)\n"
+	      "  -v, --verbose    time and peak memory of each step on stderr\n"
+	      "  -h, --help       show this help\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 partial (--max-cycles left dependencies of\n"
+	      "a cycle on no listed cycle), 2 fatal error, 64 usage error.\n",
+	      stdout);
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+	if (arg)
+		error("%s '%s'", msg, arg);
+	else
+		error("%s", msg);
+	fputs(usage_line, stderr);
+	return EXIT_USAGE;
+}
+
+/* ---- -v: time and memory of each step ---- */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void step(const struct graph_opts *o, const char *what, double *t)
+{
+	struct rusage ru;
+	double t1;
+
+	if (!o->verbose)
+		return;
+	t1 = now();
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(stderr, "lockdep-graph: %-8s %8.3f s  peak %ld KiB\n", what,
+		t1 - *t, ru.ru_maxrss);
+	*t = t1;
+}
+
+/* ---- boots ---- */
+
+static int add_boot(const struct store_boot_row *b, void *data)
+{
+	struct boot_list *l = data;
+
+	ALLOC_GROW(l->ids, l->nr + 1, l->alloc);
+	l->labels = xrealloc(l->labels, l->alloc * sizeof(*l->labels));
+	l->ids[l->nr] = b->id;
+	l->labels[l->nr] = b->label ? xstrdup(b->label) : NULL;
+	l->nr++;
+	return 0;
+}
+
+static void boot_list_release(struct boot_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		free(l->labels[i]);
+	free(l->ids);
+	free(l->labels);
+	memset(l, 0, sizeof(*l));
+}
+
+/* The index in @all of boot @arg (an id, else a label), or -1. */
+static long find_boot(const struct boot_list *all, const char *arg)
+{
+	char *end;
+	long long id;
+	size_t i;
+
+	errno = 0;
+	id = strtoll(arg, &end, 10);
+	if (!errno && end != arg && !*end)
+		for (i = 0; i < all->nr; i++)
+			if (all->ids[i] == id)
+				return (long)i;
+	for (i = 0; i < all->nr; i++)
+		if (all->labels[i] && !strcmp(all->labels[i], arg))
+			return (long)i;
+	return -1;
+}
+
+/* Resolve --boot / --boots (default: the newest) into @sel. */
+static int pick_boots(struct store *st, const struct graph_opts *o,
+		      struct boot_list *sel)
+{
+	struct boot_list all = { 0 };
+	char *list, *tok, *save = NULL;
+	struct store_boot_row row = { 0 };
+	long i;
+	size_t k;
+	int ret = 0;
+
+	if (store_boot_foreach(st, add_boot, &all))
+		return -1;
+	if (!all.nr) {
+		boot_list_release(&all);
+		return error("'%s' holds no boot", o->db);
+	}
+	list = xstrdup(o->boots_arg ? o->boots_arg :
+		       o->boot_arg ? o->boot_arg : "");
+	if (!o->boots_arg && !o->boot_arg) {
+		row.id = all.ids[all.nr - 1];
+		row.label = all.labels[all.nr - 1];
+		add_boot(&row, sel);
+	}
+	for (tok = strtok_r(list, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		i = find_boot(&all, tok);
+		if (i < 0) {
+			ret = error("no boot '%s' in '%s'", tok, o->db);
+			break;
+		}
+		for (k = 0; k < sel->nr; k++)
+			if (sel->ids[k] == all.ids[i])
+				break;
+		if (k < sel->nr)
+			continue;	/* named twice */
+		row.id = all.ids[i];
+		row.label = all.labels[i];
+		add_boot(&row, sel);
+	}
+	if (!ret && !sel->nr)
+		ret = error("no boot named in '%s'", o->boots_arg);
+	if (!ret && sel->nr > GRAPH_MAX_BOOTS)
+		ret = error("too many boots: at most %d", GRAPH_MAX_BOOTS);
+	free(list);
+	boot_list_release(&all);
+	return ret;
+}
+
+/* ---- output ---- */
+
+/*
+ * Where the dot text goes: the output file or stdout, or the stdin of
+ * "dot -T FMT [-o FILE]". Returns the stream, *@pid the child or 0.
+ */
+static FILE *open_output(const struct graph_opts *o, pid_t *pid)
+{
+	int fds[2];
+	FILE *f;
+
+	*pid = 0;
+	if (!o->format) {
+		if (!o->output)
+			return stdout;
+		f = fopen(o->output, "w");
+		if (!f)
+			error("unable to open '%s': %s", o->output,
+			      strerror(errno));
+		return f;
+	}
+	if (pipe(fds)) {
+		error("unable to create a pipe to dot: %s", strerror(errno));
+		return NULL;
+	}
+	*pid = fork();
+	if (*pid < 0) {
+		error("unable to run 'dot': %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (!*pid) {
+		char fmt[32];
+
+		snprintf(fmt, sizeof(fmt), "-T%s", o->format);
+		dup2(fds[0], 0);
+		close(fds[0]);
+		close(fds[1]);
+		if (o->output)
+			execlp("dot", "dot", fmt, "-o", o->output, (char *)NULL);
+		else
+			execlp("dot", "dot", fmt, (char *)NULL);
+		fprintf(stderr, "%s: error: unable to run 'dot': %s (install graphviz)\n",
+			error_prog(), strerror(errno));
+		_exit(127);
+	}
+	close(fds[0]);
+	f = fdopen(fds[1], "w");
+	if (!f)
+		error("unable to write to dot: %s", strerror(errno));
+	return f;
+}
+
+static int close_output(const struct graph_opts *o, FILE *f, pid_t pid,
+			int write_ret)
+{
+	int status, ret = write_ret;
+
+	if (f == stdout) {
+		if (fflush(stdout) || ferror(stdout))
+			ret = -1;
+	} else if (fclose(f)) {
+		ret = -1;
+	}
+	if (ret && !pid)
+		error("unable to write '%s': %s", o->output ? o->output :
+		      "standard output", strerror(errno));
+	if (!pid)
+		return ret;
+	if (waitpid(pid, &status, 0) < 0)
+		return error("unable to wait for dot: %s", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 127)
+			error("dot -T%s failed (status %d)", o->format,
+			      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return -1;
+	}
+	return ret;
+}
+
+static void json_head(struct json_writer *w, const struct graph_opts *o,
+		      const struct graph *g)
+{
+	size_t b;
+
+	jsonw_string_field(w, "db", o->db);
+	jsonw_name(w, "boots");
+	jsonw_start_array(w);
+	for (b = 0; b < g->nr_boots; b++) {
+		jsonw_start_object(w);
+		jsonw_int_field(w, "id", g->boots[b].id);
+		jsonw_name(w, "label");
+		if (g->boots[b].label)
+			jsonw_string(w, g->boots[b].label);
+		else
+			jsonw_null(w);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	jsonw_uint_field(w, "classes", g->nr_nodes);
+	jsonw_uint_field(w, "dependencies", g->nr_edges);
+}
+
+/* ---- the run ---- */
+
+static int check_opts(struct graph_opts *o, int nsel)
+{
+	if (!o->db)
+		return usage_error("--db is required", NULL);
+	if (nsel > 1)
+		return usage_error("use one of --cycles, --irq, --class and --report", NULL);
+	if (o->boot_arg && o->boots_arg)
+		return usage_error("cannot use --boot with --boots", NULL);
+	if (o->sel == SEL_REPORT && (o->boot_arg || o->boots_arg))
+		return usage_error("cannot use --report with --boot or --boots", NULL);
+	if (o->radius && o->sel != SEL_CLASS)
+		return usage_error("--radius needs --class", NULL);
+	if (o->list && o->json)
+		return usage_error("cannot use --list with --json", NULL);
+	if ((o->list || o->json) && o->format)
+		return usage_error("cannot use -T with --list or --json", NULL);
+	if ((o->list || o->json) && o->sel == SEL_ALL)
+		o->sel = SEL_CYCLES;
+	if ((o->list || o->json) && o->sel != SEL_CYCLES && o->sel != SEL_IRQ)
+		return usage_error("--list and --json take --cycles or --irq", NULL);
+	if (o->format && strcmp(o->format, "svg") && strcmp(o->format, "png") &&
+	    strcmp(o->format, "pdf"))
+		return usage_error("unknown format (svg, png or pdf)", o->format);
+	if (o->sel == SEL_CLASS && !o->radius)
+		o->radius = 1;
+	return 0;
+}
+
+static struct graph *load_report(struct store *st, const struct graph_opts *o,
+				 struct strbuf *title)
+{
+	struct ldr_report *r;
+	struct graph *g;
+	int64_t boot = 0;
+	char *label = NULL;
+	bool found;
+
+	r = store_report_load(st, o->report, &found);
+	if (!r) {
+		if (!found)
+			error("no report %" PRId64 " in '%s'", o->report, o->db);
+		return NULL;
+	}
+	if (store_graph_report_boot(st, o->report, &boot, &label) < 0) {
+		report_free(r);
+		return NULL;
+	}
+	g = graph_from_report(r, boot, label);
+	free(label);
+	strbuf_addf(title, "report %" PRId64 ": ", o->report);
+	graph_text_add(title, r->title);
+	if (!g->nr_nodes) {
+		error("report %" PRId64 " in '%s' names no lock to draw",
+		      o->report, o->db);
+		graph_free(g);
+		g = NULL;
+	}
+	report_free(r);
+	return g;
+}
+
+static void boots_title(struct strbuf *t, const struct graph *g)
+{
+	char buf[128];
+	size_t b;
+
+	for (b = 0; b < g->nr_boots; b++) {
+		strbuf_addstr(t, b ? (b + 1 == g->nr_boots ? " and " : ", ") :
+			      g->nr_boots > 1 ? "union of " : "");
+		graph_text_add(t, graph_boot_str(g, (int)b, buf, sizeof(buf)));
+	}
+}
+
+static int run(struct graph_opts *o)
+{
+	struct boot_list boots = { 0 };
+	struct strbuf title = STRBUF_INIT;
+	struct graph_view view = { 0 };
+	struct graph_scc scc = { 0 };
+	struct graph_cycles cy = { 0 };
+	struct graph_irq_paths irq = { 0 };
+	struct graph *g = NULL;
+	struct store *st;
+	struct json_writer *w;
+	double t = now();
+	FILE *out;
+	pid_t pid;
+	int ret = EXIT_FATAL, wr;
+
+	st = store_open(o->db, STORE_READ_ONLY);
+	if (!st)
+		return EXIT_FATAL;
+	if (o->sel == SEL_REPORT) {
+		g = load_report(st, o, &title);
+	} else if (!pick_boots(st, o, &boots)) {
+		g = graph_load(st, boots.ids, boots.labels, boots.nr);
+		if (g)
+			boots_title(&title, g);
+	}
+	store_close(st);
+	if (!g)
+		goto out;
+	step(o, "load", &t);
+
+	graph_view_init(&view, g);
+	view.sites = o->sites || o->sel == SEL_REPORT;
+	switch (o->sel) {
+	case SEL_ALL:
+	case SEL_REPORT:
+		graph_select_all(g, &view);
+		break;
+	case SEL_CYCLES:
+		graph_scc(g, &scc);
+		step(o, "scc", &t);
+		graph_cycles(g, &scc, o->max_cycles, &cy);
+		step(o, "cycles", &t);
+		graph_select_cycles(g, &scc, &cy, &view);
+		strbuf_addf(&title, ": %zu cycle%s", cy.nr,
+			    cy.nr == 1 ? "" : "s");
+		if (cy.uncovered)
+			warning("%zu dependencies of cyclic components are on no listed cycle (--max-cycles=%zu)",
+				cy.uncovered, o->max_cycles);
+		break;
+	case SEL_IRQ:
+		graph_irq_paths(g, &irq);
+		step(o, "irq", &t);
+		graph_select_irq(g, &irq, &view);
+		strbuf_addf(&title, ": %zu irq-safe -> irq-unsafe path%s",
+			    irq.nr, irq.nr == 1 ? "" : "s");
+		break;
+	case SEL_CLASS:
+		if (!graph_select_radius(g, o->class, o->radius, &view)) {
+			error("no class '%s' in %s", o->class, title.buf);
+			goto out;
+		}
+		strbuf_addf(&title, ": radius %u around ", o->radius);
+		graph_text_add(&title, o->class);
+		break;
+	}
+	view.title = title.buf;
+
+	if (o->list || o->json) {
+		out = open_output(o, &pid);
+		if (!out)
+			goto out;
+		if (o->json) {
+			w = jsonw_new(out, o->pretty);
+			jsonw_start_object(w);
+			json_head(w, o, g);
+			if (o->sel == SEL_CYCLES)
+				graph_json_cycles(w, g, &scc, &cy);
+			else
+				graph_json_irq_paths(w, g, &irq);
+			jsonw_end_object(w);
+			jsonw_destroy(&w);
+		} else if (o->sel == SEL_CYCLES) {
+			graph_print_cycles(out, g, &cy);
+		} else {
+			graph_print_irq_paths(out, g, &irq);
+		}
+		wr = ferror(out) ? -1 : 0;
+	} else {
+		out = open_output(o, &pid);
+		if (!out)
+			goto out;
+		wr = graph_write_dot(out, g, &view);
+	}
+	if (close_output(o, out, pid, wr))
+		goto out;
+	step(o, "write", &t);
+	ret = cy.uncovered ? EXIT_PARTIAL : EXIT_OK;
+out:
+	graph_cycles_release(&cy);
+	graph_scc_release(&scc);
+	graph_irq_paths_release(&irq);
+	graph_view_release(&view);
+	graph_free(g);
+	boot_list_release(&boots);
+	strbuf_release(&title);
+	return ret;
+}
+
+static int parse_uint(const char *arg, unsigned long long max,
+		      unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(arg, &end, 10);
+	return end == arg || *end || errno || *arg == '-' || *v > max ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'D' },
+		{ "boot", required_argument, NULL, 'B' },
+		{ "boots", required_argument, NULL, 'U' },
+		{ "cycles", no_argument, NULL, 'C' },
+		{ "irq", no_argument, NULL, 'I' },
+		{ "class", required_argument, NULL, 'N' },
+		{ "radius", required_argument, NULL, 'R' },
+		{ "report", required_argument, NULL, 'P' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'T' },
+		{ "sites", no_argument, NULL, 'S' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "max-cycles", required_argument, NULL, 'M' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct graph_opts o = { .max_cycles = 1000 };
+	unsigned long long v;
+	int c, nsel = 0, ret;
+
+	error_set_prog(argv[0]);
+	while ((c = getopt_long(argc, argv, "o:T:ljpvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'D':
+			o.db = optarg;
+			break;
+		case 'B':
+			o.boot_arg = optarg;
+			break;
+		case 'U':
+			o.boots_arg = optarg;
+			break;
+		case 'C':
+			o.sel = SEL_CYCLES;
+			nsel++;
+			break;
+		case 'I':
+			o.sel = SEL_IRQ;
+			nsel++;
+			break;
+		case 'N':
+			o.sel = SEL_CLASS;
+			o.class = optarg;
+			nsel++;
+			break;
+		case 'R':
+			if (parse_uint(optarg, 1000000, &v) || !v)
+				return usage_error("invalid --radius: expected a positive number, not", optarg);
+			o.radius = (unsigned int)v;
+			break;
+		case 'P':
+			if (parse_uint(optarg, INT64_MAX, &v) || !v)
+				return usage_error("invalid --report: expected a positive id, not", optarg);
+			o.report = (int64_t)v;
+			o.sel = SEL_REPORT;
+			nsel++;
+			break;
+		case 'M':
+			if (parse_uint(optarg, SIZE_MAX, &v))
+				return usage_error("invalid --max-cycles: expected a number, not", optarg);
+			o.max_cycles = (size_t)v;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'T':
+			o.format = optarg;
+			break;
+		case 'S':
+			o.sites = true;
+			break;
+		case 'l':
+			o.list = true;
+			break;
+		case 'p':
+			o.pretty = true;
+			/* fall through */
+		case 'j':
+			o.json = true;
+			break;
+		case 'v':
+			o.verbose = true;
+			break;
+		case 'h':
+			print_help();
+			return EXIT_OK;
+		default:
+			fputs(usage_line, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument", argv[optind]);
+	ret = check_opts(&o, nsel);
+	if (ret)
+		return ret;
+	signal(SIGPIPE, SIG_IGN);	/* a dot that died is an error, not a kill */
+	return run(&o);
+}

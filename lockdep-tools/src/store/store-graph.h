@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Read-only queries of the store for the lock graph: the classes and the
+ * dependencies of a set of boots, one SELECT per table (a graph of a
+ * million edges is one pass over the dependencies table, not one query
+ * per class). The records passed to the callbacks live until the
+ * callback returns; copy what you keep.
+ */
+#ifndef STORE_STORE_GRAPH_H
+#define STORE_STORE_GRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+struct store_graph_class {
+	int64_t id, boot_id;
+	const char *name;	/* as printed, with #version and /subclass */
+	const char *key;	/* hashed key as printed, or NULL */
+	const char *identity;	/* identity across boots, or NULL */
+	unsigned int usage_bits;	/* LDR_USAGE_* of parse/report.h */
+};
+
+struct store_graph_dep {
+	int64_t boot_id, from, to;	/* classes.id */
+	int dep_bits;		/* -1 if unknown (NULL) */
+	int distance;		/* -1 if unknown (NULL) */
+	const char *trace;	/* or NULL */
+};
+
+/*
+ * Call @fn for every class (or dependency) of the @nr boots in @boots.
+ * A non-zero return of @fn stops the walk and is returned; else 0, or
+ * -1 after an error was printed.
+ */
+int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
+			int (*fn)(const struct store_graph_class *c, void *data),
+			void *data);
+int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
+		     int (*fn)(const struct store_graph_dep *d, void *data),
+		     void *data);
+
+/*
+ * The boot of report @report_id to *@boot_id and its label (NULL if none;
+ * the caller frees) to *@label: 1, 0 if there is no such report, -1
+ * after an error.
+ */
+int store_graph_report_boot(struct store *st, int64_t report_id,
+			    int64_t *boot_id, char **label);
+
+#endif
