@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lock-graph half of a diff (diff.h): both boots' classes and
+ * dependencies in one graph keyed by class identity, then the added and
+ * removed classes and dependencies, the usage changes, the new paths
+ * from an irq-safe to an irq-unsafe class, and the new cycles.
+ *
+ * Classes come from the store with their row id; dependencies name
+ * classes by row id, so each side keeps (row id -> node) sorted for a
+ * binary search: the whole load is one pass per table and side.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff/diff.h"
+#include "parse/proc-line.h"
+#include "parse/report.h"
+#include "store/identity.h"
+#include "store/store-graph.h"
+#include "util/xalloc.h"
+
+struct class_ref {
+	int64_t id;
+	uint32_t node;
+};
+
+struct load {
+	struct diff *d;
+	int side;
+	struct class_ref *refs;
+	size_t nr_refs, alloc_refs;
+	size_t alloc_nodes;
+};
+
+static int on_class(const struct store_graph_class *c, void *data)
+{
+	struct load *l = data;
+	struct diff *d = l->d;
+	unsigned int version, subclass;
+	char *own = NULL;
+	const char *key = c->identity;
+	struct diff_node *n;
+	uint32_t node;
+	size_t len;
+
+	if (!key) {
+		/* not stored by this build's rule: apply it here */
+		len = proc_split_name(c->name, strlen(c->name), &version,
+				      &subclass);
+		key = own = store_class_identity(c->name, len, subclass);
+	}
+	node = graph_add_node(d->g, key, c->name, c->usage_bits, l->side);
+	if (node >= l->alloc_nodes) {
+		size_t old = l->alloc_nodes;
+
+		l->alloc_nodes = old ? old * 2 : 1024;
+		if (l->alloc_nodes <= node)
+			l->alloc_nodes = node + 1;
+		d->nodes = xrealloc(d->nodes, l->alloc_nodes * sizeof(*d->nodes));
+		memset(d->nodes + old, 0, (l->alloc_nodes - old) * sizeof(*d->nodes));
+	}
+	n = &d->nodes[node];
+	if (!n->identity)
+		n->identity = xstrdup(key);
+	n->usage[l->side] |= c->usage_bits;
+	n->count[l->side]++;
+	d->boot[l->side].nr_classes++;
+	ALLOC_GROW(l->refs, l->nr_refs + 1, l->alloc_refs);
+	l->refs[l->nr_refs].id = c->id;
+	l->refs[l->nr_refs++].node = node;
+	free(own);
+	return 0;
+}
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct class_ref *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static const struct class_ref *ref_find(const struct load *l, int64_t id)
+{
+	struct class_ref key = { .id = id };
+
+	return bsearch(&key, l->refs, l->nr_refs, sizeof(key), ref_cmp);
+}
+
+static int on_dep(const struct store_graph_dep *dep, void *data)
+{
+	struct load *l = data;
+	const struct class_ref *f = ref_find(l, dep->from);
+	const struct class_ref *t = ref_find(l, dep->to);
+
+	if (!f || !t) {
+		l->d->boot[l->side].dropped_deps++;
+		return 0;
+	}
+	graph_add_edge(l->d->g, f->node, t->node, l->side, dep->dep_bits,
+		       dep->distance, dep->trace);
+	l->d->boot[l->side].nr_deps++;
+	return 0;
+}
+
+static int load_side(struct diff *d, struct load *l, int side)
+{
+	struct diff_boot *b = &d->boot[side];
+
+	l->side = side;
+	l->nr_refs = 0;
+	if (graph_add_boot(d->g, b->id, b->label) != side)
+		return -1;
+	if (store_graph_classes(b->st, &b->id, 1, on_class, l))
+		return -1;
+	qsort(l->refs, l->nr_refs, sizeof(*l->refs), ref_cmp);
+	return store_graph_deps(b->st, &b->id, 1, on_dep, l);
+}
+
+static int node_cmp(const void *a, const void *b, void *arg)
+{
+	const struct diff_node *nodes = arg;
+
+	return strcmp(nodes[*(const uint32_t *)a].identity,
+		      nodes[*(const uint32_t *)b].identity);
+}
+
+static int edge_cmp(const void *a, const void *b, void *arg)
+{
+	const struct diff *d = arg;
+	const struct graph_edge *x = &d->g->edges[*(const uint32_t *)a];
+	const struct graph_edge *y = &d->g->edges[*(const uint32_t *)b];
+
+	if (x->from != y->from)
+		return d->rank[x->from] < d->rank[y->from] ? -1 : 1;
+	if (x->to != y->to)
+		return d->rank[x->to] < d->rank[y->to] ? -1 : 1;
+	return 0;
+}
+
+/* Invariant (1): one order for nodes and edges, by identity. */
+static void sort_graph(struct diff *d)
+{
+	size_t i, n = d->g->nr_nodes, m = d->g->nr_edges;
+
+	d->order = xmalloc((n ? n : 1) * sizeof(*d->order));
+	d->rank = xmalloc((n ? n : 1) * sizeof(*d->rank));
+	for (i = 0; i < n; i++)
+		d->order[i] = (uint32_t)i;
+	qsort_r(d->order, n, sizeof(*d->order), node_cmp, d->nodes);
+	for (i = 0; i < n; i++)
+		d->rank[d->order[i]] = (uint32_t)i;
+	d->edge_order = xmalloc((m ? m : 1) * sizeof(*d->edge_order));
+	for (i = 0; i < m; i++)
+		d->edge_order[i] = (uint32_t)i;
+	qsort_r(d->edge_order, m, sizeof(*d->edge_order), edge_cmp, d);
+}
+
+static void count_changes(struct diff *d)
+{
+	const struct diff_node *n;
+	size_t i;
+
+	for (i = 0; i < d->g->nr_nodes; i++) {
+		n = &d->nodes[i];
+		if (!n->count[DIFF_A])
+			d->classes_added++;
+		else if (!n->count[DIFF_B])
+			d->classes_removed++;
+		else {
+			if (n->count[DIFF_A] != n->count[DIFF_B])
+				d->classes_changed++;
+			if (n->usage[DIFF_A] != n->usage[DIFF_B])
+				d->usage_changed++;
+		}
+	}
+	for (i = 0; i < d->g->nr_edges; i++) {
+		if (!diff_edge_in(d, i, DIFF_A))
+			d->deps_added++;
+		else if (!diff_edge_in(d, i, DIFF_B))
+			d->deps_removed++;
+	}
+	for (i = 0; i < d->nr_reports; i++) {
+		if (!d->reports[i].count[DIFF_A])
+			d->reports_new++;
+		else if (!d->reports[i].count[DIFF_B])
+			d->reports_gone++;
+	}
+	for (i = 0; i < d->nr_selftest; i++)
+		if (!d->selftest[i].result[DIFF_A] ||
+		    !d->selftest[i].result[DIFF_B] ||
+		    strcmp(d->selftest[i].result[DIFF_A],
+			   d->selftest[i].result[DIFF_B]))
+			d->selftest_changed++;
+}
+
+static bool node_collides(const struct diff *d, uint32_t n)
+{
+	return d->nodes[n].count[DIFF_A] > 1 || d->nodes[n].count[DIFF_B] > 1;
+}
+
+/* Invariant (3): the cycles of the union with an edge A did not see. */
+static void find_cycles(struct diff *d, size_t max_per_comp)
+{
+	const struct graph_cycle *cy;
+	struct diff_cycle *nc;
+	size_t i, k, alloc = 0;
+	bool new;
+
+	graph_scc(d->g, &d->scc);
+	graph_cycles(d->g, &d->scc, max_per_comp, &d->cycles);
+	for (i = 0; i < d->cycles.nr; i++) {
+		cy = &d->cycles.v[i];
+		new = false;
+		for (k = 0; k < cy->nr; k++)
+			if (!diff_edge_in(d, cy->edges[k], DIFF_A))
+				new = true;
+		if (!new)
+			continue;
+		ALLOC_GROW(d->new_cycles, d->nr_new_cycles + 1, alloc);
+		nc = &d->new_cycles[d->nr_new_cycles++];
+		nc->cycle = cy;
+		nc->collision = false;
+		for (k = 0; k < cy->nr; k++)
+			if (node_collides(d, d->g->edges[cy->edges[k]].from))
+				nc->collision = true;
+	}
+}
+
+/*
+ * Breadth-first from every class safe in @state over the edges of @mask
+ * (usage of the sides in @mask): parent[n] is the edge that reached n,
+ * UINT32_MAX for a source, UINT32_MAX - 1 if unreached.
+ */
+static void irq_reach(const struct diff *d, int state, uint64_t mask,
+		      uint32_t *parent, uint32_t *queue)
+{
+	const struct graph *g = d->g;
+	size_t head = 0, tail = 0, i;
+	unsigned int usage;
+	uint32_t u, w, e;
+
+	for (i = 0; i < g->nr_nodes; i++) {
+		usage = (mask & 1 ? d->nodes[i].usage[DIFF_A] : 0) |
+			(mask & 2 ? d->nodes[i].usage[DIFF_B] : 0);
+		parent[i] = UINT32_MAX - 1;
+		if (graph_irq_safe(usage, state)) {
+			parent[i] = UINT32_MAX;
+			queue[tail++] = (uint32_t)i;
+		}
+	}
+	while (head < tail) {
+		u = queue[head++];
+		for (e = g->out[u]; e < g->out[u + 1]; e++) {
+			w = g->edges[e].to;
+			if (parent[w] != UINT32_MAX - 1 ||
+			    !(g->edges[e].boots & mask))
+				continue;
+			parent[w] = e;
+			queue[tail++] = w;
+		}
+	}
+}
+
+/*
+ * The irq-safe -> irq-unsafe paths of the union whose unsafe end A alone
+ * did not already reach from a safe class: one (shortest) path per end.
+ */
+static void find_irq_paths(struct diff *d)
+{
+	static const int states[] = { LDR_HARDIRQ, LDR_SOFTIRQ };
+	size_t n = d->g->nr_nodes ? d->g->nr_nodes : 1, i, s, len, alloc = 0;
+	uint32_t *in_a = xmalloc(n * sizeof(*in_a));
+	uint32_t *parent = xmalloc(n * sizeof(*parent));
+	uint32_t *queue = xmalloc(n * sizeof(*queue));
+	struct diff_irq_path *p;
+	unsigned int u;
+	uint32_t w;
+
+	for (s = 0; s < sizeof(states) / sizeof(*states); s++) {
+		irq_reach(d, states[s], 1, in_a, queue);
+		irq_reach(d, states[s], 3, parent, queue);
+		for (i = 0; i < d->g->nr_nodes; i++) {
+			u = d->nodes[i].usage[DIFF_A] | d->nodes[i].usage[DIFF_B];
+			/* a source itself is an inconsistent state, not a path */
+			if (parent[i] >= UINT32_MAX - 1 ||
+			    !graph_irq_unsafe(u, states[s]))
+				continue;
+			if (in_a[i] < UINT32_MAX - 1 &&
+			    graph_irq_unsafe(d->nodes[i].usage[DIFF_A], states[s]))
+				continue;
+			len = 0;
+			for (w = (uint32_t)i; parent[w] != UINT32_MAX;
+			     w = d->g->edges[parent[w]].from)
+				len++;
+			ALLOC_GROW(d->irq_paths, d->nr_irq_paths + 1, alloc);
+			p = &d->irq_paths[d->nr_irq_paths++];
+			p->state = states[s];
+			p->nr = len;
+			p->edges = xmalloc(len * sizeof(*p->edges));
+			p->collision = node_collides(d, (uint32_t)i);
+			for (w = (uint32_t)i; parent[w] != UINT32_MAX;
+			     w = d->g->edges[parent[w]].from) {
+				p->edges[--len] = parent[w];
+				if (node_collides(d, d->g->edges[parent[w]].from))
+					p->collision = true;
+			}
+		}
+	}
+	free(in_a);
+	free(parent);
+	free(queue);
+}
+
+int diff_compute(struct diff *d, struct store *a, const char *a_db,
+		 int64_t a_id, struct store *b, const char *b_db, int64_t b_id,
+		 const struct diff_opts *opts)
+{
+	struct load l = { .d = d };
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->boot[DIFF_A].st = a;
+	d->boot[DIFF_A].db = a_db;
+	d->boot[DIFF_A].id = a_id;
+	d->boot[DIFF_B].st = b;
+	d->boot[DIFF_B].db = b_db;
+	d->boot[DIFF_B].id = b_id;
+	d->g = graph_new();
+	ret = diff_load_tables(d);
+	if (!ret)
+		ret = load_side(d, &l, DIFF_A);
+	if (!ret)
+		ret = load_side(d, &l, DIFF_B);
+	free(l.refs);
+	if (ret)
+		return -1;
+	graph_finish(d->g);
+	sort_graph(d);
+	count_changes(d);
+	find_cycles(d, opts->max_cycles);
+	find_irq_paths(d);
+	return 0;
+}
+
+void diff_release(struct diff *d)
+{
+	size_t i;
+	int s;
+
+	for (s = 0; s < DIFF_SIDES; s++) {
+		free(d->boot[s].label);
+		free(d->boot[s].kernel_release);
+		free(d->boot[s].build_id);
+		free(d->boot[s].completeness);
+	}
+	if (d->g) {
+		for (i = 0; i < d->g->nr_nodes; i++)
+			free(d->nodes[i].identity);
+		if (d->g->finished) {
+			graph_cycles_release(&d->cycles);
+			graph_scc_release(&d->scc);
+		}
+		graph_free(d->g);
+	}
+	free(d->nodes);
+	free(d->order);
+	free(d->rank);
+	free(d->edge_order);
+	for (i = 0; i < d->nr_stats; i++)
+		free(d->stats[i].name);
+	free(d->stats);
+	for (i = 0; i < d->nr_selftest; i++) {
+		free(d->selftest[i].section);
+		free(d->selftest[i].test);
+		free(d->selftest[i].variant);
+		free(d->selftest[i].result[DIFF_A]);
+		free(d->selftest[i].result[DIFF_B]);
+	}
+	free(d->selftest);
+	for (i = 0; i < d->nr_reports; i++) {
+		free(d->reports[i].dedup_key);
+		free(d->reports[i].type);
+		free(d->reports[i].title);
+	}
+	free(d->reports);
+	free(d->new_cycles);
+	for (i = 0; i < d->nr_irq_paths; i++)
+		free(d->irq_paths[i].edges);
+	free(d->irq_paths);
+	memset(d, 0, sizeof(*d));
+}

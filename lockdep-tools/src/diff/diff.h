@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Boot against boot: what changed in lockdep's view of the kernel from
+ * boot A to boot B (lockdep-diff(1)), and the deadlocks that only the two
+ * together show.
+ *
+ * The two boots may sit in one database or in two. Classes are matched
+ * by their identity across boots (store/identity.h), so the comparison of
+ * classes, dependencies and usage runs on one lock graph (graph/graph.h)
+ * holding both boots: boot A is mask bit 0, boot B bit 1. The smaller
+ * tables (lockdep_stats, the self-test cells, reports by dedup key) are
+ * read into memory and compared by key.
+ *
+ * Invariants:
+ *  (1) Every list is sorted (classes and dependencies by identity, stats
+ *      in B's order, then A's), so two runs on the same boots print the
+ *      same bytes.
+ *  (2) A node stands for every class of its identity in a boot
+ *      (count[side] of them); a finding that rests on a node with
+ *      count > 1 in some boot is flagged "collision": the two classes
+ *      may be different locks of one name.
+ *  (3) A new cycle is a cycle of the union of A and B that A alone does
+ *      not have: at least one of its edges was not seen by A. It is
+ *      cross_boot when neither boot saw all its edges.
+ *  (4) Nothing here prints or exits: errors are returned as -1 after one
+ *      error line (the store's), and the printers take a stream.
+ */
+#ifndef DIFF_DIFF_H
+#define DIFF_DIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "graph/graph.h"
+#include "store/store.h"
+
+enum diff_side_idx { DIFF_A, DIFF_B, DIFF_SIDES };
+
+/* One boot of the comparison. */
+struct diff_boot {
+	struct store *st;	/* not owned */
+	const char *db;		/* the database file */
+	int64_t id;
+	char *label, *kernel_release, *build_id, *completeness;
+	size_t nr_classes, nr_deps;	/* rows, before identity merging */
+	size_t dropped_deps;	/* naming a class not of this boot */
+};
+
+/* A class identity's state in each boot (per graph node). */
+struct diff_node {
+	char *identity;
+	unsigned int usage[DIFF_SIDES];	/* OR over the classes of the boot */
+	unsigned int count[DIFF_SIDES];	/* classes of this identity */
+};
+
+struct diff_stat {
+	char *name;
+	bool has[DIFF_SIDES];
+	unsigned long long value[DIFF_SIDES];
+	bool has_max;
+	unsigned long long max;	/* B's [max: N] (A's if B lacks the row) */
+};
+
+struct diff_selftest {
+	char *section, *test, *variant;
+	char *result[DIFF_SIDES];	/* NULL: no such cell */
+};
+
+struct diff_report {
+	char *dedup_key, *type, *title;
+	unsigned int count[DIFF_SIDES];
+};
+
+/* A path from an irq-safe class to an irq-unsafe one A did not have. */
+struct diff_irq_path {
+	int state;		/* LDR_HARDIRQ or LDR_SOFTIRQ */
+	uint32_t *edges;	/* graph edge indices, safe end first */
+	size_t nr;
+	bool collision;
+};
+
+struct diff_cycle {
+	const struct graph_cycle *cycle;	/* in cycles.v */
+	bool collision;
+};
+
+struct diff {
+	struct diff_boot boot[DIFF_SIDES];
+	struct graph *g;
+	struct diff_node *nodes;	/* per graph node */
+	uint32_t *order;	/* node indices sorted by identity */
+	uint32_t *rank;		/* rank[node]: position in order */
+	uint32_t *edge_order;	/* edge indices by (rank from, rank to) */
+
+	struct diff_stat *stats;
+	size_t nr_stats, alloc_stats;
+	struct diff_selftest *selftest;
+	size_t nr_selftest, alloc_selftest;
+	struct diff_report *reports;
+	size_t nr_reports, alloc_reports;
+
+	struct graph_scc scc;
+	struct graph_cycles cycles;
+	struct diff_cycle *new_cycles;
+	size_t nr_new_cycles;
+	struct diff_irq_path *irq_paths;
+	size_t nr_irq_paths;
+
+	/* counts of the changes (the --fail-on conditions read these) */
+	size_t classes_added, classes_removed, classes_changed;
+	size_t deps_added, deps_removed, usage_changed;
+	size_t reports_new, reports_gone, selftest_changed;
+};
+
+/* Options of diff_compute(). */
+struct diff_opts {
+	size_t max_cycles;	/* per strongly connected component; 0: all */
+};
+
+/*
+ * Load boot @a_id of @a and boot @b_id of @b (may be the same store) and
+ * compute everything above. Returns 0, or -1 after an error was printed.
+ */
+int diff_compute(struct diff *d, struct store *a, const char *a_db,
+		 int64_t a_id, struct store *b, const char *b_db, int64_t b_id,
+		 const struct diff_opts *opts);
+void diff_release(struct diff *d);
+
+/*
+ * Boot @spec of @st: a decimal id, or a label (the newest boot with that
+ * label). 0 with *@id set, or -1 after an error naming @db.
+ */
+int diff_resolve_boot(struct store *st, const char *db, const char *spec,
+		      int64_t *id);
+
+/* Per-side: did the side have node @n / edge @e? */
+static inline bool diff_node_in(const struct diff *d, uint32_t n, int side)
+{
+	return d->nodes[n].count[side] > 0;
+}
+
+static inline bool diff_edge_in(const struct diff *d, uint32_t e, int side)
+{
+	return d->g->edges[e].boots & (1ull << side);
+}
+
+/* Headroom of a stat against its max, in percent of max (100 if no max). */
+double diff_stat_headroom(const struct diff_stat *s);
+
+/* Read the small tables (diff-tables.c; called by diff_compute()). */
+int diff_load_tables(struct diff *d);
+
+/* ---- output (diff-print.c) ---- */
+
+enum diff_fail_bits {
+	DIFF_FAIL_NEW_REPORT	= 1 << 0,
+	DIFF_FAIL_NEW_CYCLE	= 1 << 1,
+	DIFF_FAIL_NEW_DEP	= 1 << 2,
+	DIFF_FAIL_HEADROOM	= 1 << 3,
+};
+
+struct diff_fail_on {
+	unsigned int conditions;	/* enum diff_fail_bits */
+	double headroom_pct;		/* with DIFF_FAIL_HEADROOM */
+};
+
+/* The conditions of @f that @d meets (a subset of f->conditions). */
+unsigned int diff_failed(const struct diff *d, const struct diff_fail_on *f);
+
+void diff_print_plain(const struct diff *d, FILE *out);
+void diff_print_json(const struct diff *d, const struct diff_fail_on *f,
+		     FILE *out, bool pretty);
+
+#endif

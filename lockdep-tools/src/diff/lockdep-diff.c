@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockdep-diff: compare two collected boots, in one database or in two,
+ * and say what changed in lockdep's view of the kernel, including the
+ * deadlocks only the two boots together show. --fail-on turns chosen
+ * findings into exit status 1 for CI.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diff/diff.h"
+#include "util/error.h"
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_FAILED_ON = 1,
+	EXIT_FATAL = 2,
+	EXIT_USAGE = 64,
+};
+
+static const char usage_line[] =
+	"usage: lockdep-diff [--db=FILE] [-j | --json] [-p | --pretty]\n"
+	"                    [--fail-on=COND[,COND...]] [--max-cycles=N] A B\n";
+
+static void print_help(void)
+{
+	fputs(usage_line, stdout);
+	fputs("\n"
+	      "Compare boot A with boot B: classes and dependencies added and\n"
+	      "removed, usage changes, new irq-safe -> irq-unsafe paths, new\n"
+	      "cycles (those of A and B together that A alone lacks, in\n"
+	      "lockdep's words), lockdep_stats deltas and headroom, self-test\n"
+	      "cells and reports. A and B are boot ids or labels in --db, or\n"
+	      "FILE:ID (FILE:LABEL) for a boot of another database.\n"
+	      "\n"
+	      "      --db=FILE       the database of A and B given without FILE:\n"
+	      "  -j, --json          print JSON\n"
+	      "  -p, --pretty        pretty-printed JSON (implies --json)\n"
+	      "      --fail-on=COND  exit 1 if a condition is met; COND is\n"
+	      "                      new-report, new-cycle, new-dependency or\n"
+	      "                      headroom=PCT (a limit of B with less than\n"
+	      "                      PCT percent left), comma-separated\n"
+	      "      --max-cycles=N  list at most N cycles per strongly\n"
+	      "                      connected component (default 100, 0: all)\n"
+	      "  -h, --help          show this help\n"
+	      "\n"
+	      "Exit status: 0 no --fail-on condition met, 1 a --fail-on\n"
+	      "condition met, 2 error, 64 usage error.\n", stdout);
+}
+
+/* One error line, the usage, and the usage exit status. */
+#define usage_error(...) \
+	(error(__VA_ARGS__), fputs(usage_line, stderr), EXIT_USAGE)
+
+static int parse_fail_on(char *arg, struct diff_fail_on *f)
+{
+	char *tok, *save = NULL, *end;
+
+	for (tok = strtok_r(arg, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "new-report")) {
+			f->conditions |= DIFF_FAIL_NEW_REPORT;
+		} else if (!strcmp(tok, "new-cycle")) {
+			f->conditions |= DIFF_FAIL_NEW_CYCLE;
+		} else if (!strcmp(tok, "new-dependency")) {
+			f->conditions |= DIFF_FAIL_NEW_DEP;
+		} else if (!strncmp(tok, "headroom=", 9)) {
+			errno = 0;
+			f->headroom_pct = strtod(tok + 9, &end);
+			if (end == tok + 9 || *end || errno ||
+			    f->headroom_pct < 0 || f->headroom_pct > 100)
+				return usage_error("invalid --fail-on headroom '%s': expected a percentage from 0 to 100",
+						   tok + 9);
+			f->conditions |= DIFF_FAIL_HEADROOM;
+		} else {
+			return usage_error("unknown --fail-on condition '%s'",
+					   tok);
+		}
+	}
+	if (!f->conditions)
+		return usage_error("empty --fail-on");
+	return 0;
+}
+
+/* A side: FILE:ID when FILE exists, else ID in --db. */
+struct side_spec {
+	char *db;
+	const char *boot;
+};
+
+static int split_spec(char *arg, const char *db, struct side_spec *s)
+{
+	char *colon = strrchr(arg, ':');
+	struct stat sb;
+
+	if (colon && colon > arg && colon[1]) {
+		*colon = '\0';
+		if (!stat(arg, &sb) && S_ISREG(sb.st_mode)) {
+			s->db = arg;
+			s->boot = colon + 1;
+			return 0;
+		}
+		*colon = ':';
+	}
+	if (!db)
+		return usage_error("boot '%s' needs --db=FILE, or FILE:ID of an existing database",
+				   arg);
+	s->db = (char *)db;
+	s->boot = arg;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'D' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "fail-on", required_argument, NULL, 'F' },
+		{ "max-cycles", required_argument, NULL, 'M' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct diff_fail_on fail_on = { 0 };
+	struct diff_opts opts = { .max_cycles = 100 };
+	struct side_spec spec[DIFF_SIDES];
+	struct store *st[DIFF_SIDES] = { NULL, NULL };
+	int64_t id[DIFF_SIDES];
+	bool json = false, pretty = false;
+	const char *db = NULL;
+	unsigned int failed = 0;
+	struct diff d;
+	char *end;
+	int c, s, ret = EXIT_FATAL;
+
+	error_set_prog(argv[0]);
+	while ((c = getopt_long(argc, argv, "jph", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'D':
+			db = optarg;
+			break;
+		case 'p':
+			pretty = true;
+			/* fall through */
+		case 'j':
+			json = true;
+			break;
+		case 'F':
+			if (parse_fail_on(optarg, &fail_on))
+				return EXIT_USAGE;
+			break;
+		case 'M':
+			errno = 0;
+			opts.max_cycles = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || errno || *optarg == '-')
+				return usage_error("invalid --max-cycles '%s': expected a count",
+						   optarg);
+			break;
+		case 'h':
+			print_help();
+			return fflush(stdout) || ferror(stdout) ?
+			       EXIT_FATAL : EXIT_OK;
+		default:
+			fputs(usage_line, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error("expected two boots, A and B");
+	for (s = 0; s < DIFF_SIDES; s++)
+		if (split_spec(argv[optind + s], db, &spec[s]))
+			return EXIT_USAGE;
+
+	for (s = 0; s < DIFF_SIDES; s++) {
+		st[s] = store_open(spec[s].db, STORE_READ_ONLY);
+		if (!st[s] ||
+		    diff_resolve_boot(st[s], spec[s].db, spec[s].boot, &id[s]))
+			goto out;
+	}
+	if (diff_compute(&d, st[DIFF_A], spec[DIFF_A].db, id[DIFF_A],
+			 st[DIFF_B], spec[DIFF_B].db, id[DIFF_B], &opts)) {
+		diff_release(&d);
+		goto out;
+	}
+	for (s = 0; s < DIFF_SIDES; s++)
+		if (d.boot[s].dropped_deps)
+			warning("'%s': boot %lld: %zu dependencies name a class of another boot; left out",
+				spec[s].db, (long long)id[s],
+				d.boot[s].dropped_deps);
+	if (json)
+		diff_print_json(&d, &fail_on, stdout, pretty);
+	else
+		diff_print_plain(&d, stdout);
+	failed = diff_failed(&d, &fail_on);
+	if (failed & DIFF_FAIL_NEW_REPORT)
+		error("--fail-on new-report: %zu new reports", d.reports_new);
+	if (failed & DIFF_FAIL_NEW_CYCLE)
+		error("--fail-on new-cycle: %zu new cycles", d.nr_new_cycles);
+	if (failed & DIFF_FAIL_NEW_DEP)
+		error("--fail-on new-dependency: %zu new dependencies",
+		      d.deps_added);
+	if (failed & DIFF_FAIL_HEADROOM)
+		error("--fail-on headroom=%g: a lockdep limit of B has less headroom",
+		      fail_on.headroom_pct);
+	diff_release(&d);
+	ret = failed ? EXIT_FAILED_ON : EXIT_OK;
+out:
+	for (s = 0; s < DIFF_SIDES; s++)
+		store_close(st[s]);
+	/* Check for ENOSPC and EIO on the way out, as perf does. */
+	if (fflush(stdout) || ferror(stdout)) {
+		error("unable to write output: %s", strerror(errno));
+		return EXIT_FATAL;
+	}
+	return ret;
+}
