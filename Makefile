@@ -48,9 +48,8 @@ initramfs: kernel tools
 vm-boot: initramfs
 	@vm/boot.sh -n boot -a "$(APPEND)"
 
-demo: vm-boot
-	@echo "demo: console log:  build/vm/boot/console.log"
-	@echo "demo: lockdep files: build/vm/boot/raw/ (index: build/vm/boot/raw/MANIFEST)"
+demo: initramfs
+	@vm/demo.sh
 
 # Rewrite kernel-patches/ from the commits on top of "pristine" in
 # build/linux (edit patches as commits there, then run this).
