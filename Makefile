@@ -51,6 +51,19 @@ vm-boot: initramfs
 demo: initramfs
 	@vm/demo.sh
 
+# Every tool in build/bin and every man page in lockdep-tools/man, under
+# $(DESTDIR)$(PREFIX)/bin and .../share/man/manN.
+PREFIX ?= /usr/local
+install: tools
+	@set -e; d=$(DESTDIR)$(PREFIX); \
+	install -d "$$d/bin"; \
+	install -m 755 $(BUILD)/bin/* "$$d/bin/"; \
+	for m in lockdep-tools/man/*.[1-9]; do \
+		install -d "$$d/share/man/man$${m##*.}"; \
+		install -m 644 "$$m" "$$d/share/man/man$${m##*.}/"; \
+	done; \
+	echo "  install    $$d: $$(ls $(BUILD)/bin | wc -l) tools, $$(ls lockdep-tools/man/*.[1-9] | wc -l) man pages"
+
 # Rewrite kernel-patches/ from the commits on top of "pristine" in
 # build/linux (edit patches as commits there, then run this).
 export-patches:
@@ -84,5 +97,5 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps kernel tools initramfs vm-boot demo export-patches check bench \
+.PHONY: all deps kernel tools initramfs vm-boot demo install export-patches check bench \
 	check-unit check-tools check-fuzz check-boot clean distclean
