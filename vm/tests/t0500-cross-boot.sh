@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A deadlock no single boot shows: two guest boots, one running the
+# scenario module's ab-order half (order_a then order_b) and one its
+# ba-order half (order_b then order_a). Each boot is clean on its own;
+# lockdep-diff finds the AB-BA cycle in their union, names both edges
+# with the boot that saw each, and fails with --fail-on new-cycle.
+#
+# Needs the scenario module (CONFIG_TEST_LOCKDEP_SCENARIOS) in
+# kernel-patches/series; skipped, saying so, while it is not there.
+# Boots land in $BUILD/vm/t0500-ab/ and $BUILD/vm/t0500-ba/.
+
+. "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
+
+VMDIR=${BUILD:-$TOP/build}/vm
+DB=$TRASH/db
+ANY_REPORT='(WARNING|BUG): '
+
+if ! grep -qi 'scenario' "$TOP/kernel-patches/series" 2>/dev/null; then
+	test_skip 'cross-boot AB-BA cycle from two guest boots' \
+		'the lockdep scenario module is not in kernel-patches/series yet'
+	test_done
+	exit
+fi
+
+# boot HALF: one guest boot that runs scenario HALF-order
+boot() {
+	"$TOP/vm/boot.sh" -n "t0500-$1" -t 400 -- --trigger "$1-order"
+}
+
+for half in ab ba; do
+	dir=$VMDIR/t0500-$half
+	test_expect_success "$half-order: boot, clean on its own" "
+		boot $half &&
+		grep -qx 'trigger done $half-order' $dir/raw/MANIFEST &&
+		sed -n '/test_lockdep_scenarios: run /,\$p' $dir/console.log >after &&
+		grep -q 'test_lockdep_scenarios: done $half-order' after &&
+		! grep -E '$ANY_REPORT' after &&
+		'$BIN/lockdep-collect' --db '$DB' --raw-dir $dir/raw --label $half
+	"
+done
+
+test_expect_success 'each half against itself: no new cycle' "
+	'$BIN/lockdep-diff' --db '$DB' --fail-on=new-cycle ab ab >out &&
+	grep -q '^new cycles: 0\$' out &&
+	'$BIN/lockdep-diff' --db '$DB' --fail-on=new-cycle ba ba >out &&
+	grep -q '^new cycles: 0\$' out
+"
+
+test_expect_success 'the union of the two boots has the AB-BA cycle' "
+	rc=0 && '$BIN/lockdep-diff' --db '$DB' --fail-on=new-cycle ab ba \
+		>out 2>err || rc=\$? &&
+	test \$rc = 1 && grep -q 'new-cycle: 1 new cycles' err &&
+	grep -q '^new cycle 1: possible circular locking dependency across boots' out &&
+	grep -q '^  order_a --> order_b   seen in boot [0-9]* (ab)\$' out &&
+	grep -q '^  order_b --> order_a   seen in boot [0-9]* (ba)\$' out &&
+	grep -q '^  -> #1 (order_b){' out &&
+	grep -q '^  -> #0 (order_a){' out &&
+	grep -q 'Possible unsafe locking scenario' out &&
+	grep -q '\\*\\*\\* DEADLOCK \\*\\*\\*' out
+"
+
+test_expect_success 'the same cycle in JSON: cross-boot, no name collision' "
+	'$BIN/lockdep-diff' --db '$DB' --json ab ba >out.json &&
+	grep -q '\"new\":\\[{\"cross_boot\":true,\"collision\":false,\"edges\":\\[{\"from\":\"order_a\",\"to\":\"order_b\",\"seen_in\":\\[\"A\"\\]' out.json
+"
+
+test_done
