@@ -69,7 +69,8 @@ install: tools
 export-patches:
 	@vm/kernel.sh export
 
-check: check-unit check-tools check-fuzz check-boot
+# The kernel first: unit and tool tests use its vmlinux as real data.
+check: kernel check-unit check-tools check-fuzz check-boot
 
 check-unit: deps
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) check-unit
