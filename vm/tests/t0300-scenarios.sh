@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lockdep scenario module (CONFIG_TEST_LOCKDEP_SCENARIOS), booted in
+# QEMU and driven through the agent (lockdep-collect --trigger). Lockdep
+# turns itself off after its first report, so each reporting scenario gets
+# a fresh boot of its own and must print its report's banner, and only
+# that one; the clean scenarios share one boot and print nothing; ba-order
+# is clean alone and ab-order after it closes an AB-BA cycle.
+#
+# Boots land in $BUILD/vm/t0300-*/ (console.log, raw/MANIFEST).
+# LOCKDEP_SCENARIOS="NAME ..." limits the single-scenario boots to NAMEs
+# (default: every reporting scenario).
+
+. "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
+
+VMDIR=${BUILD:-$TOP/build}/vm
+
+# Every scenario and the report it must produce, as the list file says.
+cat >"$TRASH/expected-list" <<'EOF'
+aa recursive-locking
+abba circular-dependency
+abbcca circular-dependency
+abcdbcda circular-dependency
+hardirq-safe-unsafe irq-safe-unsafe-order
+softirq-safe-unsafe irq-safe-unsafe-order
+irq-inversion irq-lock-inversion
+inconsistent-softirq inconsistent-lock-state
+rwlock-read-recursion-softirq none
+rwlock-read-recursion recursive-locking
+rwsem-read-recursion recursive-locking
+bad-unlock bad-unlock-balance
+held-lock-freed held-lock-freed
+user-return lock-held-returning-to-user
+i-mutex recursive-locking
+i-mutex-nested none
+mm-ptl recursive-locking
+mm-ptl-nested none
+rcu-deref suspicious-rcu-usage
+ab-order none
+ba-order none
+bench none
+EOF
+
+# The banner lockdep prints for each report type (an extended regex).
+banner() {
+	case $1 in
+	circular-dependency) echo 'WARNING: possible circular locking dependency detected' ;;
+	recursive-locking) echo 'WARNING: possible recursive locking detected' ;;
+	inconsistent-lock-state) echo 'WARNING: inconsistent lock state' ;;
+	irq-safe-unsafe-order) echo 'WARNING: (HARDIRQ|SOFTIRQ)-safe -> (HARDIRQ|SOFTIRQ)-unsafe lock order detected' ;;
+	irq-lock-inversion) echo 'WARNING: possible irq lock inversion dependency detected' ;;
+	bad-unlock-balance) echo 'WARNING: bad unlock balance detected!' ;;
+	held-lock-freed) echo 'WARNING: held lock freed!' ;;
+	lock-held-returning-to-user) echo 'WARNING: lock held when returning to user space!' ;;
+	suspicious-rcu-usage) echo 'WARNING: suspicious RCU usage' ;;
+	esac
+}
+# Any report or warning, lockdep's or another's.
+ANY_REPORT='(WARNING|BUG): '
+
+report_of() {
+	awk -v n="$1" '$1 == n { print $2 }' "$TRASH/expected-list"
+}
+
+if [ -z "${LOCKDEP_SCENARIOS:-}" ]; then
+	LOCKDEP_SCENARIOS=$(awk '$2 != "none" { print $1 }' "$TRASH/expected-list")
+fi
+
+# boot NAME SCENARIO...: one guest boot that triggers each SCENARIO in
+# turn; fails if the collection was partial (a trigger failed).
+boot() {
+	local name=$1 s args=()
+	shift
+	for s; do
+		args+=(--trigger "$s")
+	done
+	"$TOP/vm/boot.sh" -n "t0300-$name" -t 400 -- "${args[@]}"
+}
+
+# segment NAME CONSOLE: the console from scenario NAME's run line up to the
+# next scenario's run line.
+segment() {
+	awk -v name="$1" '
+		index($0, "test_lockdep_scenarios: run " name ":") { on = 1; print; next }
+		on && index($0, "test_lockdep_scenarios: run ") { exit }
+		on { print }
+	' "$2"
+}
+
+clean="rwlock-read-recursion-softirq i-mutex-nested mm-ptl-nested ab-order bench"
+dir=$VMDIR/t0300-clean
+# The unknown name comes last: its failure makes the collection partial.
+test_expect_success 'clean scenarios: boot' "
+	! boot clean $clean no-such-scenario &&
+	test -s $dir/raw/MANIFEST
+"
+
+test_expect_success 'list names every scenario with its report' "
+	test_cmp '$TRASH/expected-list' \
+		$dir/raw/files/sys/kernel/debug/lockdep_scenarios/list
+"
+
+test_expect_success 'clean scenarios run and print no report' "
+	for s in $clean; do
+		grep -qx \"trigger done \$s\" $dir/raw/MANIFEST &&
+		grep -q \"test_lockdep_scenarios: done \$s\" $dir/console.log ||
+		exit 1
+	done &&
+	sed -n '/test_lockdep_scenarios: run /,\$p' $dir/console.log >after &&
+	! grep -E '$ANY_REPORT' after
+"
+
+test_expect_success 'an unknown scenario name is refused with EINVAL' "
+	grep -x 'trigger failed no-such-scenario EINVAL' $dir/raw/MANIFEST
+"
+
+test_expect_success 'bench prints its cost per lock/unlock pair' "
+	grep -E 'test_lockdep_scenarios: bench: [0-9]+ spin_lock/spin_unlock pairs in [0-9]+ ns: [0-9]+\.[0-9]{3} ns/iteration' \
+		$dir/console.log
+"
+
+dir=$VMDIR/t0300-abba-halves
+test_expect_success 'ba-order then ab-order: boot' 'boot abba-halves ba-order ab-order'
+test_expect_success 'ba-order alone is clean, ab-order after it closes a cycle' "
+	segment ba-order $dir/console.log >ba &&
+	grep -q 'test_lockdep_scenarios: done ba-order' ba &&
+	! grep -E '$ANY_REPORT' ba &&
+	segment ab-order $dir/console.log >ab &&
+	grep -E '$(banner circular-dependency)' ab &&
+	test \$(grep -cE '$ANY_REPORT' ab) = 1 &&
+	grep -q 'order_a' ab && grep -q 'order_b' ab
+"
+
+for s in $LOCKDEP_SCENARIOS; do
+	r=$(report_of "$s")
+	dir=$VMDIR/t0300-$s
+	test_expect_success "$s: boot" "boot $s $s"
+	test_expect_success "$s: exactly one report, $r" "
+		test -n '$(banner "$r")' &&
+		grep -qx 'trigger done $s' $dir/raw/MANIFEST &&
+		segment $s $dir/console.log >seg &&
+		grep -E '$(banner "$r")' seg &&
+		test \$(grep -cE '$ANY_REPORT' seg) = 1
+	"
+done
+
+test_done
