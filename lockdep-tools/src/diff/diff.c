@@ -83,6 +83,8 @@ static const struct class_ref *ref_find(const struct load *l, int64_t id)
 {
 	struct class_ref key = { .id = id };
 
+	if (!l->nr_refs)
+		return NULL;
 	return bsearch(&key, l->refs, l->nr_refs, sizeof(key), ref_cmp);
 }
 
@@ -112,7 +114,8 @@ static int load_side(struct diff *d, struct load *l, int side)
 		return -1;
 	if (store_graph_classes(b->st, &b->id, 1, on_class, l))
 		return -1;
-	qsort(l->refs, l->nr_refs, sizeof(*l->refs), ref_cmp);
+	if (l->nr_refs)
+		qsort(l->refs, l->nr_refs, sizeof(*l->refs), ref_cmp);
 	return store_graph_deps(b->st, &b->id, 1, on_dep, l);
 }
 
