@@ -6,7 +6,9 @@
 # turns itself off after its first report, so each reporting scenario gets
 # a fresh boot of its own and must print its report's banner, and only
 # that one; the clean scenarios share one boot and print nothing; ba-order
-# is clean alone and ab-order after it closes an AB-BA cycle.
+# is clean alone and ab-order after it closes an AB-BA cycle. With
+# lockdep.report_all=1, if the kernel has it, every scenario runs in one
+# more boot and each must give its one report.
 #
 # Boots land in $BUILD/vm/t0300-*/ (console.log, raw/MANIFEST).
 # LOCKDEP_SCENARIOS="NAME ..." limits the single-scenario boots to NAMEs
@@ -67,15 +69,20 @@ if [ -z "${LOCKDEP_SCENARIOS:-}" ]; then
 	LOCKDEP_SCENARIOS=$(awk '$2 != "none" { print $1 }' "$TRASH/expected-list")
 fi
 
-# boot NAME SCENARIO...: one guest boot that triggers each SCENARIO in
-# turn; fails if the collection was partial (a trigger failed).
+# boot NAME [-a "KERNEL ARGS" --] SCENARIO...: one guest boot that
+# triggers each SCENARIO in turn; fails if the collection was partial (a
+# trigger failed).
 boot() {
-	local name=$1 s args=()
+	local name=$1 append="" s args=()
 	shift
+	if [ "$1" = -a ]; then
+		append=$2
+		shift 3
+	fi
 	for s; do
 		args+=(--trigger "$s")
 	done
-	"$TOP/vm/boot.sh" -n "t0300-$name" -t 400 -- "${args[@]}"
+	"$TOP/vm/boot.sh" -n "t0300-$name" -t 400 -a "$append" -- "${args[@]}"
 }
 
 # segment NAME CONSOLE: the console from scenario NAME's run line up to the
@@ -131,6 +138,34 @@ test_expect_success 'ba-order alone is clean, ab-order after it closes a cycle' 
 	test \$(grep -cE '$ANY_REPORT' ab) = 1 &&
 	grep -q 'order_a' ab && grep -q 'order_b' ab
 "
+
+# With lockdep.report_all=1 validation goes on after a report: every
+# scenario in one boot, each reporting one its own, the clean ones none,
+# and ba-order after ab-order closing their cycle.
+dir=$VMDIR/t0300-report-all
+all=$(awk '$1 !~ /^(ab-order|ba-order|bench)$/ { print $1 }' "$TRASH/expected-list")
+test_expect_success 'report_all: every scenario in one boot' \
+	"boot report-all -a lockdep.report_all=1 -- $(echo $all) ab-order ba-order"
+if ! grep -q 'reports printed:' "$dir/raw/files/proc/lockdep_stats" 2>/dev/null; then
+	test_skip 'report_all: one report per reporting scenario, none for the clean ones' \
+		'kernel without lockdep.report_all'
+else
+	test_expect_success 'report_all: one report per reporting scenario, none for the clean ones' "
+		for s in $(echo $all) ab-order ba-order; do
+			r=\$(awk -v n=\$s '\$1 == n { print \$2 }' '$TRASH/expected-list')
+			[ \$s = ba-order ] && r=circular-dependency
+			segment \$s $dir/console.log >seg &&
+			grep -q \"trigger done \$s\" $dir/raw/MANIFEST || exit 1
+			n=\$(grep -cE '$ANY_REPORT' seg)
+			if [ \$r = none ]; then
+				[ \$n = 0 ] || { echo \"\$s: \$n reports\"; exit 1; }
+			else
+				[ \$n = 1 ] && grep -qE \"\$(banner \$r)\" seg ||
+					{ echo \"\$s: \$n reports, expected one \$r\"; exit 1; }
+			fi
+		done
+	"
+fi
 
 for s in $LOCKDEP_SCENARIOS; do
 	r=$(report_of "$s")
