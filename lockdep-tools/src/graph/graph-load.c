@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Loading the lock graph of some boots from the store: one pass over
- * their classes (merged into nodes by identity, else by name) and one
- * over their dependencies, whose class ids a hash map turns into nodes.
+ * their classes and one over their dependencies, whose class ids a hash
+ * map turns into nodes.
+ *
+ * A class is merged with the classes of other boots by its identity
+ * (lockdep-db(5)) when that identity is its own in its boot; several
+ * classes of one identity in a boot (the i_lock_key#2, #3 of two file
+ * systems) are told apart by their printed names instead, as merging
+ * them would draw dependencies, and cycles, that no boot had. Within
+ * one boot, two classes are never one node.
  */
 #include <stdlib.h>
 
 #include "graph/graph-view.h"
 #include "store/store-graph.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 struct id_map {
@@ -95,11 +103,17 @@ static int boot_index(struct loader *l, int64_t id)
 static int add_class(const struct store_graph_class *c, void *data)
 {
 	struct loader *l = data;
+	struct strbuf key = STRBUF_INIT;
 	uint32_t n;
 
-	n = graph_add_node(l->g, c->identity, c->name, c->usage_bits,
+	if (c->identity && c->identity_classes == 1)
+		strbuf_addf(&key, "i%s", c->identity);
+	else
+		strbuf_addf(&key, "n%s", c->name);
+	n = graph_add_node(l->g, key.buf, c->name, c->usage_bits,
 			   boot_index(l, c->boot_id));
 	id_put(&l->map, c->id, n);
+	strbuf_release(&key);
 	return 0;
 }
 

@@ -59,7 +59,8 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, ret = 0;
 
-	s = prepare_in(st, "SELECT id, boot_id, name, key, identity, usage_bits"
+	s = prepare_in(st, "SELECT id, boot_id, name, key, identity, usage_bits,"
+		       " count(*) OVER (PARTITION BY boot_id, identity)"
 		       " FROM classes", boots, nr);
 	if (!s)
 		return -1;
@@ -70,6 +71,7 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 		c.key = col_text(s, 3);
 		c.identity = col_text(s, 4);
 		c.usage_bits = (unsigned int)sqlite3_column_int64(s, 5);
+		c.identity_classes = (unsigned long)sqlite3_column_int64(s, 6);
 		if (!c.name)
 			c.name = "";
 		ret = fn(&c, data);

@@ -19,6 +19,7 @@ struct store_graph_class {
 	const char *name;	/* as printed, with #version and /subclass */
 	const char *key;	/* hashed key as printed, or NULL */
 	const char *identity;	/* identity across boots, or NULL */
+	unsigned long identity_classes;	/* classes of that identity in the boot */
 	unsigned int usage_bits;	/* LDR_USAGE_* of parse/report.h */
 };
 
