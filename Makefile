@@ -15,7 +15,8 @@ export BUILD
 # missing ones and does nothing when all are there.
 DEB_PACKAGES := gcc make binutils git xz-utils flex bison bc libssl-dev \
 	libelf-dev libdw-dev kmod ccache linux-source-6.1 qemu-system-x86 \
-	busybox-static cpio libsqlite3-dev sqlite3 zlib1g-dev libcmocka-dev graphviz groff
+	busybox-static cpio libsqlite3-dev sqlite3 zlib1g-dev libcmocka-dev graphviz groff \
+	libxml2-utils
 
 APPEND ?=
 

@@ -117,18 +117,29 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void step(const struct graph_opts *o, const char *what, double *t)
+static double cpu_time(const struct rusage *ru)
+{
+	return ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6 +
+	       ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
+}
+
+/* Wall and CPU time since the last step (the CPU time is what a busy
+ * machine does not inflate), and the peak RSS so far. */
+static void step(const struct graph_opts *o, const char *what, double *t,
+		 double *cpu)
 {
 	struct rusage ru;
-	double t1;
+	double t1, c1;
 
 	if (!o->verbose)
 		return;
 	t1 = now();
 	getrusage(RUSAGE_SELF, &ru);
-	fprintf(stderr, "lockdep-graph: %-8s %8.3f s  peak %ld KiB\n", what,
-		t1 - *t, ru.ru_maxrss);
+	c1 = cpu_time(&ru);
+	fprintf(stderr, "lockdep-graph: %-8s %8.3f s  cpu %8.3f s  peak %ld KiB\n",
+		what, t1 - *t, c1 - *cpu, ru.ru_maxrss);
 	*t = t1;
+	*cpu = c1;
 }
 
 /* ---- boots ---- */
@@ -414,7 +425,7 @@ static int run(struct graph_opts *o)
 	struct graph *g = NULL;
 	struct store *st;
 	struct json_writer *w;
-	double t = now();
+	double t = now(), cpu = 0;
 	FILE *out;
 	pid_t pid;
 	int ret = EXIT_FATAL, wr;
@@ -432,7 +443,7 @@ static int run(struct graph_opts *o)
 	store_close(st);
 	if (!g)
 		goto out;
-	step(o, "load", &t);
+	step(o, "load", &t, &cpu);
 
 	graph_view_init(&view, g);
 	view.sites = o->sites || o->sel == SEL_REPORT;
@@ -443,9 +454,9 @@ static int run(struct graph_opts *o)
 		break;
 	case SEL_CYCLES:
 		graph_scc(g, &scc);
-		step(o, "scc", &t);
+		step(o, "scc", &t, &cpu);
 		graph_cycles(g, &scc, o->max_cycles, &cy);
-		step(o, "cycles", &t);
+		step(o, "cycles", &t, &cpu);
 		graph_select_cycles(g, &scc, &cy, &view);
 		strbuf_addf(&title, ": %zu cycle%s", cy.nr,
 			    cy.nr == 1 ? "" : "s");
@@ -455,7 +466,7 @@ static int run(struct graph_opts *o)
 		break;
 	case SEL_IRQ:
 		graph_irq_paths(g, &irq);
-		step(o, "irq", &t);
+		step(o, "irq", &t, &cpu);
 		graph_select_irq(g, &irq, &view);
 		strbuf_addf(&title, ": %zu irq-safe -> irq-unsafe path%s",
 			    irq.nr, irq.nr == 1 ? "" : "s");
@@ -499,7 +510,7 @@ static int run(struct graph_opts *o)
 	}
 	if (close_output(o, out, pid, wr))
 		goto out;
-	step(o, "write", &t);
+	step(o, "write", &t, &cpu);
 	ret = cy.uncovered ? EXIT_PARTIAL : EXIT_OK;
 out:
 	graph_cycles_release(&cy);

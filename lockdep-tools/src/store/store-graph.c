@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The lock graph's queries (store-graph.h). The boot ids are integers
- * the caller parsed, printed into the statement's IN list: one statement
+ * the caller parsed, printed into the statement's IN lists: one statement
  * per table whatever the number of boots.
  */
 #include <inttypes.h>
@@ -11,23 +11,33 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static sqlite3_stmt *prepare_in(struct store *st, const char *select,
+/* @fmt with each "%s" replaced by the IN list of @boots */
+static sqlite3_stmt *prepare_in(struct store *st, const char *fmt,
 				const int64_t *boots, size_t nr)
 {
-	struct strbuf sql = STRBUF_INIT;
+	struct strbuf sql = STRBUF_INIT, list = STRBUF_INIT;
 	sqlite3_stmt *s = NULL;
+	const char *p;
 	size_t i;
 
-	strbuf_addstr(&sql, select);
-	strbuf_addstr(&sql, " WHERE boot_id IN (");
+	strbuf_addch(&list, '(');
 	for (i = 0; i < nr; i++)
-		strbuf_addf(&sql, "%s%" PRId64, i ? ", " : "", boots[i]);
-	strbuf_addch(&sql, ')');
+		strbuf_addf(&list, "%s%" PRId64, i ? ", " : "", boots[i]);
+	strbuf_addch(&list, ')');
+	for (p = fmt; *p; p++) {
+		if (p[0] == '%' && p[1] == 's') {
+			strbuf_addstr(&sql, list.buf);
+			p++;
+		} else {
+			strbuf_addch(&sql, *p);
+		}
+	}
 	if (sqlite3_prepare_v2(st->db, sql.buf, -1, &s, NULL)) {
 		store_fail(st, "unable to read");
 		s = NULL;
 	}
 	strbuf_release(&sql);
+	strbuf_release(&list);
 	return s;
 }
 
@@ -59,9 +69,14 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, ret = 0;
 
-	s = prepare_in(st, "SELECT id, boot_id, name, key, identity, usage_bits,"
-		       " count(*) OVER (PARTITION BY boot_id, identity)"
-		       " FROM classes", boots, nr);
+	/* the identities shared by classes of a boot, grouped on the index */
+	s = prepare_in(st, "SELECT c.id, c.boot_id, c.name, c.key, c.identity,"
+		       " c.usage_bits, coalesce(d.n, 1) FROM classes c"
+		       " LEFT JOIN (SELECT boot_id AS b, identity AS i,"
+		       " count(*) AS n FROM classes WHERE boot_id IN %s"
+		       " GROUP BY boot_id, identity HAVING count(*) > 1) d"
+		       " ON d.b = c.boot_id AND d.i = c.identity"
+		       " WHERE c.boot_id IN %s", boots, nr);
 	if (!s)
 		return -1;
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -88,7 +103,8 @@ int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 	int rc = SQLITE_DONE, ret = 0;
 
 	s = prepare_in(st, "SELECT boot_id, from_class, to_class, dep_bits,"
-		       " distance, trace FROM dependencies", boots, nr);
+		       " distance, trace FROM dependencies WHERE boot_id IN %s",
+		       boots, nr);
 	if (!s)
 		return -1;
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
