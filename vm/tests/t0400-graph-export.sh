@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# /proc/lockdep_graph (kernel-patches/, format in lockdep-design.rst) in a
+# booted guest: it agrees with /proc/lockdep (same classes, same distance-1
+# edges), every class and trace it cites is in it, it hides addresses from a
+# reader kptr_restrict says may not see them, and a non-root reader is
+# refused.
+#
+# The agent reads files only as root and sends no file metadata, so this test
+# boots the series' kernel with an initramfs of its own: busybox and a script
+# /init that reads the files as root and as uid 65534 (busybox su), packs
+# them with tar and writes the archive to a virtio-serial port that QEMU
+# stores in a host file. One boot, about a minute of TCG.
+#
+# KERNEL overrides the kernel image (default: build/linux's bzImage).
+
+. "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
+
+KERNEL=${KERNEL:-${BUILD:-$TOP/build}/linux/arch/x86/boot/bzImage}
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+OUT=$TRASH/out
+
+make_initramfs() {
+	local root=$TRASH/root
+
+	mkdir -p "$root"/bin "$root"/etc "$root"/proc "$root"/sys "$root"/dev \
+		"$root"/tmp
+	cp "$BUSYBOX" "$root/bin/busybox"
+	echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
+	echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>"$root/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+	cat >"$root/init" <<-'EOF'
+	#!/bin/busybox sh
+	/bin/busybox --install -s /bin
+	mount -t proc proc /proc
+	mount -t sysfs sysfs /sys
+	mount -t devtmpfs devtmpfs /dev
+	o=/tmp/out
+	mkdir -p $o
+	# The graph before and after /proc/lockdep: the test compares
+	# /proc/lockdep with either, as reading a file can add classes.
+	{ time cat /proc/lockdep_graph >$o/graph1; } 2>$o/time
+	cat /proc/lockdep >$o/lockdep
+	cat /proc/lockdep_graph >$o/graph2
+	stat -c '%a %u %g' /proc/lockdep_graph >$o/mode
+	su -s /bin/sh nobody -c 'id -u; cat /proc/version >/dev/null && echo ok' \
+		>$o/nobody-id 2>&1
+	su -s /bin/sh nobody -c 'cat /proc/lockdep_graph' \
+		>$o/nobody.out 2>$o/nobody.err
+	echo $? >$o/nobody.rc
+	echo 2 >/proc/sys/kernel/kptr_restrict
+	cat /proc/lockdep_graph >$o/graph-hidden
+	for p in /sys/class/virtio-ports/*; do
+		[ "$(cat $p/name)" = org.lockdep.t0400 ] &&
+			tar -cf /dev/${p##*/} -C /tmp out
+	done
+	sync
+	reboot -f
+	EOF
+	chmod 755 "$root/init"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --owner=0:0 \
+		--quiet) | gzip -9n >"$TRASH/initramfs.cpio.gz"
+}
+
+boot_guest() {
+	timeout --kill-after=5 300 qemu-system-x86_64 \
+		-accel tcg -cpu qemu64 -m 512 -smp 2 \
+		-display none -monitor none -no-reboot \
+		-kernel "$KERNEL" -initrd "$TRASH/initramfs.cpio.gz" \
+		-append "console=ttyS0 panic=-1" \
+		-serial "file:$TRASH/console.log" \
+		-device virtio-serial-pci,id=vser0 \
+		-chardev "file,id=out,path=$TRASH/out.tar" \
+		-device virtserialport,bus=vser0.0,chardev=out,name=org.lockdep.t0400 \
+		>"$TRASH/qemu.log" 2>&1 &&
+	tar -xf "$TRASH/out.tar" -C "$TRASH" || {
+		echo "boot failed; last lines of the console and of QEMU's log:"
+		tail -n 20 "$TRASH/console.log" "$TRASH/qemu.log"
+		return 1
+	}
+}
+
+# unescape: the graph's names with \ooo escapes decoded.
+unescape_awk='
+function unescape(s,	r, i) {
+	r = ""
+	while ((i = index(s, "\\")) > 0) {
+		r = r substr(s, 1, i - 1) \
+			sprintf("%c", (substr(s, i + 1, 1) * 64 + \
+				substr(s, i + 2, 1) * 8 + substr(s, i + 3, 1)))
+		s = substr(s, i + 4)
+	}
+	return r s
+}
+# name: the class name as /proc/lockdep prints it, from a class record.
+function name(	n, i) {
+	n = $0
+	for (i = 1; i <= 8; i++)
+		n = substr(n, index(n, " ") + 1)
+	n = unescape(n)
+	if ($4 > 1)
+		n = n "#" $4
+	if ($5 != 0)
+		n = n "/" $5
+	return n
+}'
+
+# graph_sets GRAPH: GRAPH.classes and GRAPH.edges (distance 1), sorted.
+graph_sets() {
+	LC_ALL=C awk "$unescape_awk"'
+	$1 == "class" { cls[$2] = name(); print cls[$2] >"'"$1"'.classes" }
+	$1 == "dep" && $5 == 1 { e[++n] = $2 " " $3 }
+	END {
+		for (i = 1; i <= n; i++) {
+			split(e[i], p, " ")
+			print cls[p[1]] " -> " cls[p[2]] >"'"$1"'.edges"
+		}
+	}' "$1" &&
+	LC_ALL=C sort -o "$1.classes" "$1.classes" &&
+	LC_ALL=C sort -o "$1.edges" "$1.edges"
+}
+
+# lockdep_sets: lockdep.classes and lockdep.edges from /proc/lockdep.
+lockdep_sets() {
+	LC_ALL=C awk '
+	/^ -> \[/ { print from " -> " substr($0, index($0, "] ") + 2) >"lockdep.edges"; next }
+	/^[^ ]/ && match($0, / BD: *[0-9]+ [^ ]*: /) {
+		from = substr($0, RSTART + RLENGTH)
+		print from >"lockdep.classes"
+	}
+	' "$OUT/lockdep" &&
+	LC_ALL=C sort -o lockdep.classes lockdep.classes &&
+	LC_ALL=C sort -o lockdep.edges lockdep.edges
+}
+
+if ! [ -f "$KERNEL" ]; then
+	test_skip 'graph export in a booted guest' "no kernel at $KERNEL: run 'make kernel'"
+	test_done
+	exit
+fi
+
+test_expect_success 'guest boots and returns the files' '
+	make_initramfs && boot_guest &&
+	test -s "$OUT/graph1" && test -s "$OUT/lockdep"
+'
+
+test_expect_success 'header: version, release, build id, raw addresses' '
+	LC_ALL=C awk "
+		NR == 1 && \$0 != \"lockdep_graph 1\" { exit 1 }
+		NR == 2 && \$1 != \"release\" { exit 1 }
+		NR == 3 && (\$1 != \"build_id\" || length(\$2) != 40 ||
+			    \$2 ~ /[^0-9a-f]/ || \$2 ~ /^0+\$/) { exit 1 }
+		NR == 4 && \$0 != \"addresses raw\" { exit 1 }
+		NR == 5 && (\$1 != \"stext\" || \$2 == \"0x0\") { exit 1 }
+		END { if (\$0 != \"end\") exit 1 }" "$OUT/graph1"
+'
+
+test_expect_success 'record counts match the counts header' '
+	LC_ALL=C awk "
+		\$1 == \"counts\" { c = \$2; d = \$3; ch = \$4; t = \$5 }
+		\$1 == \"class\" { nc++ }
+		\$1 == \"dep\" { nd++ }
+		\$1 == \"chain\" { nch++ }
+		\$1 == \"trace\" { nt++ }
+		END {
+			printf \"classes %d/%d deps %d/%d chains %d/%d traces %d/%d\\n\",
+				nc, c, nd, d, nch, ch, nt, t
+			exit !(nc == c && nd == d && nch == ch && nt == t && nc > 0 &&
+			       nd > 0 && nch > 0 && nt > 0)
+		}" "$OUT/graph1"
+'
+
+test_expect_success 'same classes and distance-1 edges as /proc/lockdep' '
+	cp "$OUT/graph1" g1 && cp "$OUT/graph2" g2 &&
+	graph_sets g1 && graph_sets g2 && lockdep_sets &&
+	echo "classes: $(wc -l <lockdep.classes), edges: $(wc -l <lockdep.edges)" &&
+	test -s lockdep.classes && test -s lockdep.edges &&
+	{ { test_cmp lockdep.classes g1.classes && test_cmp lockdep.edges g1.edges; } ||
+	  { test_cmp lockdep.classes g2.classes && test_cmp lockdep.edges g2.edges; }; }
+'
+
+test_expect_success 'every class and trace cited is in the file' '
+	LC_ALL=C awk "
+		\$1 == \"class\" { cls[\$2] = 1 }
+		\$1 == \"trace\" { tr[\$2] = 1 }
+		\$1 == \"usage\" { need(\"class\", \$2); need(\"trace\", \$4) }
+		\$1 == \"dep\" { need(\"class\", \$2); need(\"class\", \$3); need(\"trace\", \$6) }
+		\$1 == \"chain\" { for (i = 5; i <= NF; i++) need(\"class\", \$i)
+				 if (NF != 4 + \$4) { print \"bad chain: \" \$0; bad++ } }
+		function need(kind, id) { if (id != \"-\") ref[kind \" \" id] = NR }
+		END {
+			for (r in ref) {
+				split(r, p, \" \")
+				if ((p[1] == \"class\" && !(p[2] in cls)) ||
+				    (p[1] == \"trace\" && !(p[2] in tr))) {
+					print \"line \" ref[r] \": no \" r; bad++
+				}
+			}
+			exit bad != 0
+		}" "$OUT/graph1"
+'
+
+test_expect_success 'the file is root-only, mode 0400' '
+	echo "400 0 0" >expect && test_cmp expect "$OUT/mode"
+'
+
+test_expect_success 'a non-root reader is refused' '
+	printf "65534\nok\n" >expect && test_cmp expect "$OUT/nobody-id" &&
+	! test -s "$OUT/nobody.out" && test "$(cat "$OUT/nobody.rc")" != 0 &&
+	grep -q "Permission denied" "$OUT/nobody.err"
+'
+
+test_expect_success 'kptr_restrict=2 hides every address' '
+	grep -qx "addresses hidden" "$OUT/graph-hidden" &&
+	grep -qx "stext 0x0" "$OUT/graph-hidden" &&
+	LC_ALL=C awk "
+		\$1 == \"class\" && \$3 != \"0x0\" { exit 1 }
+		\$1 == \"trace\" { n++; for (i = 4; i <= NF; i++) if (\$i != \"0x0\") exit 1 }
+		END { exit n == 0 }" "$OUT/graph-hidden"
+'
+
+if [ -s "$OUT/time" ]; then
+	echo "# read time of /proc/lockdep_graph ($(wc -c <"$OUT/graph1") bytes):" \
+		"$(tr '\n' ' ' <"$OUT/time")"
+fi
+test_done
