@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The end-to-end demo ('make demo'): boot the guest, collect its lockdep
-# state through the agent into build/demo/lockdep.db (frames symbolised
-# against build/linux/vmlinux), keep the raw files beside it, and print
-# the reports the database holds.
+# The end-to-end demo ('make demo'). Three guest boots, each collected
+# through the agent into build/demo/lockdep.db (frames symbolised against
+# build/linux/vmlinux, raw files kept in build/vm/demo-NAME/):
+#   abba   the scenario module's ABBA case: lockdep reports the cycle
+#   ab     only the A -> B half of an ABBA pair: clean on its own
+#   ba     only the B -> A half: clean on its own
+# Then the tools read the database: the reports, a picture of the cycle
+# that only the union of boots ab and ba has, and the diff ab -> ba,
+# which names that cycle as new.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=demo
 
 out=$BUILD/demo
 db=$out/lockdep.db
+bin=$BUILD/bin
 mkdir -p "$out"
 rm -f "$db" "$db-wal" "$db-shm"
 
@@ -19,14 +25,30 @@ demo_boot() {
 	local name=$1
 	shift
 	"$TOP/vm/boot.sh" -n "demo-$name" -- --db "$db" --label "$name" \
-		--vmlinux "$KSRC/vmlinux" --modules "$KSRC" "$@" >/dev/null
+		--vmlinux "$KSRC/vmlinux" --modules "$KSRC" "$@" \
+		>/dev/null 2>"$LOGS/demo-$name.log" || {
+		echo "demo: error: boot '$name' failed; last lines of $LOGS/demo-$name.log:" >&2
+		tail -n 15 "$LOGS/demo-$name.log" >&2
+		exit 1
+	}
 	progress "boot '$name' stored in ${db#"$TOP"/}"
 }
 
-demo_boot plain
+demo_boot abba --trigger abba
+demo_boot ab --trigger ab-order
+demo_boot ba --trigger ba-order
 
-"$BUILD/bin/lockdep-report" --db "$db" --all --list >"$out/reports.txt"
-progress "reports: $(wc -l <"$out/reports.txt") (list in ${out#"$TOP"/}/reports.txt)"
-echo "demo: database:     ${db#"$TOP"/}  (schema: man -l lockdep-tools/man/lockdep-db.5)"
-echo "demo: console log:  build/vm/demo-plain/console.log"
-echo "demo: raw files:    build/vm/demo-plain/raw/ (index: MANIFEST)"
+"$bin/lockdep-report" --db "$db" --all >"$out/reports.txt"
+"$bin/lockdep-graph" --db "$db" --boots ab,ba --cycles -T svg -o "$out/cycles.svg"
+rc=0
+"$bin/lockdep-diff" --db "$db" --fail-on new-cycle ab ba >"$out/diff-ab-ba.txt" || rc=$?
+[ $rc = 1 ] || { echo "demo: error: lockdep-diff ab ba found no new cycle (exit $rc)" >&2; exit 1; }
+progress "done"
+
+cat <<MSG
+demo: database:     ${db#"$TOP"/}   (schema: man -l lockdep-tools/man/lockdep-db.5)
+demo: reports:      ${out#"$TOP"/}/reports.txt   ($("$bin/lockdep-report" --db "$db" --all --list | wc -l) stored; boot 'abba' has the circular one)
+demo: cycle svg:    ${out#"$TOP"/}/cycles.svg   (boots ab + ba: a cycle neither has alone)
+demo: diff ab ba:   ${out#"$TOP"/}/diff-ab-ba.txt
+demo: console logs: build/vm/demo-{abba,ab,ba}/console.log, raw files in build/vm/demo-*/raw/
+MSG

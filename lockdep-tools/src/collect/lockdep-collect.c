@@ -45,7 +45,7 @@ static const char usage_text[] =
 	"    --timeout SECONDS  wait at most this for the agent to answer HELLO,\n"
 	"                       and for each reply after it (default 120)\n"
 	"    --poweroff         power the guest off at the end\n"
-	"    --trigger NAME     run scenario NAME after the first fetch (repeatable)\n"
+	"    --trigger NAME     run scenario NAME before the files are read (repeatable)\n"
 	"    --follow           then keep streaming the kernel log until the guest\n"
 	"                       powers off (or for --duration)\n"
 	"    --duration SECONDS follow for at most this long (implies --follow)\n"

@@ -193,11 +193,12 @@ int collect_from_agent(const struct collect_agent_opts *o,
 	}
 	collect_progress(t0, "agent: %s", sum->identity);
 
-	ret = fetch_files(&cl, sum, sink, t0);
-	if (!ret)
-		ret = fetch_kmsg(&cl, sum, sink, t0);
+	/* Triggers first, so the files show what the scenarios added. */
+	ret = fetch_kmsg(&cl, sum, sink, t0);
 	if (!ret)
 		ret = run_triggers(&cl, sum, sink, t0);
+	if (!ret)
+		ret = fetch_files(&cl, sum, sink, t0);
 	if (!ret && o->follow) {
 		ret = follow_kmsg(&cl, o, sum, sink, t0);
 		if (ret == 1) {

@@ -241,14 +241,26 @@ static void answer_hello(struct proto_conn *c, const struct proto_frame *f)
 	send_frame(c, PROTO_HELLO_REPLY, p, sizeof(p));
 }
 
-/* HELLO, then a LIST offering @list. */
-static void script_start(struct proto_conn *c, const char *list)
+static void script_hello(struct proto_conn *c)
 {
 	struct proto_frame f = expect_request(c, PROTO_HELLO);
 
 	answer_hello(c, &f);
+}
+
+static void script_list(struct proto_conn *c, const char *list)
+{
 	expect_request(c, PROTO_LIST);
 	send_frame(c, PROTO_LIST_REPLY, list, strlen(list));
+}
+
+/* HELLO, an empty kernel log, then a LIST offering @list. */
+static void script_start(struct proto_conn *c, const char *list)
+{
+	script_hello(c);
+	expect_request(c, PROTO_KMSG);
+	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
+	script_list(c, list);
 }
 
 static void script_dies_mid_file(struct proto_conn *c)
@@ -278,14 +290,18 @@ static void test_agent_dies_mid_file(void **state)
 	assert_manifest_has(fx, "file incomplete /proc/version 100 EPIPE");
 	assert_manifest_has(fx, "file missing /proc/cmdline 0 ENOTCONN");
 	assert_manifest_has(fx, "file missing /proc/lockdep 0 unlisted");
-	assert_manifest_has(fx, "kmsg missing 0 - - - ENOTCONN");
+	assert_manifest_has(fx, "kmsg complete 0 - - -");
 	got = raw_file(fx, "files/proc/version.incomplete", &size);
 	assert_non_null(got);
 	assert_int_equal(size, 100);
 	free(got);
 	assert_no_raw_file(fx, "files/proc/version");
 	assert_no_raw_file(fx, "files/proc/version.part");
-	assert_no_raw_file(fx, "kmsg");
+	/* the kernel log came whole before the files: it is kept */
+	got = raw_file(fx, "kmsg", &size);
+	assert_non_null(got);
+	assert_int_equal(size, 0);
+	free(got);
 }
 
 static void script_cuts_frame(struct proto_conn *c)
@@ -367,10 +383,7 @@ static void script_gap(struct proto_conn *c)
 	struct proto_frame f;
 	int i;
 
-	script_start(c, "/etc/shadow\n/proc/../etc/shadow\n/proc/version");
-	f = expect_request(c, PROTO_READ);
-	child_check(f.len == 13 && !memcmp(f.payload, "/proc/version", 13));
-	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
+	script_hello(c);
 	f = expect_request(c, PROTO_KMSG);
 	child_check(f.len == PROTO_KMSG_SIZE && f.payload[0] == PROTO_KMSG_DUMP &&
 		    proto_get_be64(f.payload + 1) == 0);
@@ -387,6 +400,11 @@ static void script_gap(struct proto_conn *c)
 	for (i = 0; i < 2; i++)
 		send_record(c, i ? "4,11,200,-;b\n" : "4,10,200,-;a\n");
 	child_check(!proto_conn_send_end(c, 2, PROTO_NO_DEADLINE));
+	/* the files come after the triggers */
+	script_list(c, "/etc/shadow\n/proc/../etc/shadow\n/proc/version");
+	f = expect_request(c, PROTO_READ);
+	child_check(f.len == 13 && !memcmp(f.payload, "/proc/version", 13));
+	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
 	expect_request(c, PROTO_POWEROFF);
 	send_frame(c, PROTO_OK, NULL, 0);
 }
@@ -425,7 +443,7 @@ static void test_kmsg_gap_and_foreign_paths(void **state)
 
 static void script_kmsg_backwards(struct proto_conn *c)
 {
-	script_start(c, "");
+	script_hello(c);
 	expect_request(c, PROTO_KMSG);
 	send_record(c, "6,5,100,-;a\n");
 	send_record(c, "6,5,100,-;a again\n");
@@ -464,10 +482,10 @@ static void script_late_hello(struct proto_conn *c)
 	first.payload = old;
 	answer_hello(c, &first);
 	answer_hello(c, &second);
-	expect_request(c, PROTO_LIST);
-	send_frame(c, PROTO_LIST_REPLY, NULL, 0);
 	expect_request(c, PROTO_KMSG);
 	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
+	expect_request(c, PROTO_LIST);
+	send_frame(c, PROTO_LIST_REPLY, NULL, 0);
 }
 
 static void test_late_hello(void **state)
