@@ -116,9 +116,11 @@ uint32_t graph_add_node(struct graph *g, const char *key, const char *name,
 		key = name;
 	slot = map_slot(g->map, key);
 	if (!*slot) {
-		ALLOC_GROW(g->nodes, g->nr_nodes + 1, g->alloc_nodes);
-		g->map->keys = xrealloc(g->map->keys,
-					g->alloc_nodes * sizeof(char *));
+		if (g->nr_nodes == g->alloc_nodes) {
+			ALLOC_GROW(g->nodes, g->nr_nodes + 1, g->alloc_nodes);
+			g->map->keys = xrealloc(g->map->keys,
+						g->alloc_nodes * sizeof(char *));
+		}
 		n = &g->nodes[g->nr_nodes];
 		memset(n, 0, sizeof(*n));
 		n->name = xstrdup(name);
