@@ -16,7 +16,7 @@ export BUILD
 DEB_PACKAGES := gcc make binutils git xz-utils flex bison bc libssl-dev \
 	libelf-dev libdw-dev kmod ccache linux-source-6.1 qemu-system-x86 \
 	busybox-static cpio libsqlite3-dev sqlite3 zlib1g-dev libcmocka-dev graphviz groff \
-	libxml2-utils
+	libxml2-utils clang python3-ply python3-git
 
 APPEND ?=
 
@@ -71,7 +71,7 @@ export-patches:
 	@vm/kernel.sh export
 
 # The kernel first: unit and tool tests use its vmlinux as real data.
-check: kernel check-unit check-tools check-fuzz check-boot
+check: kernel check-patches check-unit check-tools check-fuzz check-boot
 
 check-unit: deps
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) check-unit
@@ -79,6 +79,10 @@ check-unit: deps
 
 check-tools: tools
 	@tests/run-tap.sh lockdep-tools/tests/t/t*.sh
+
+# scripts/checkpatch.pl --strict on every patch of the series.
+check-patches: kernel
+	@vm/checkpatch.sh
 
 # Every libFuzzer harness for FUZZ_TIME seconds (default 20), seeded with
 # the fixtures and the shared report corpus.
@@ -100,4 +104,4 @@ distclean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps kernel tools initramfs vm-boot demo install export-patches check bench \
-	check-unit check-tools check-fuzz check-boot clean distclean
+	check-patches check-unit check-tools check-fuzz check-boot clean distclean
