@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/db-graph.h"
 #include "collect/db-sink.h"
 #include "collect/gunzip.h"
 #include "parse/elf-notes.h"
@@ -46,6 +47,9 @@ struct db_sink {
 	char build_id[2 * ELF_NOTES_MAX_BUILD_ID + 1];
 	struct symboliser *sym;
 	bool sym_tried;
+	/* /proc/lockdep_graph, stored at the end: it joins /proc/lockdep */
+	struct strbuf graph;
+	char *graph_input;
 	unsigned long reports, truncated;
 };
 
@@ -62,12 +66,13 @@ static int db_fail(struct db_sink *d)
 
 /* ---- reports ---- */
 
-static void db_symbolise(struct db_sink *d, struct ldr_report *r)
+/* The symboliser of --vmlinux/--modules, made on first use; or NULL. */
+static struct symboliser *db_symboliser(struct db_sink *d)
 {
 	struct symbolise_opts so = { 0 };
 
 	if (!d->o.vmlinux && !d->o.modules_dir)
-		return;
+		return NULL;
 	if (!d->sym_tried) {
 		d->sym_tried = true;
 		so.vmlinux = d->o.vmlinux;
@@ -75,7 +80,15 @@ static void db_symbolise(struct db_sink *d, struct ldr_report *r)
 		so.build_id = d->build_id[0] ? d->build_id : NULL;
 		d->sym = symboliser_new(&so);
 	}
-	symbolise_report(d->sym, r);
+	return d->sym;
+}
+
+static void db_symbolise(struct db_sink *d, struct ldr_report *r)
+{
+	struct symboliser *sym = db_symboliser(d);
+
+	if (sym)
+		symbolise_report(sym, r);
 }
 
 static void db_report(struct ldr_report *r, void *data)
@@ -302,7 +315,14 @@ static int db_parse_file(struct db_sink *d, const char *path)
 		return db_config(d);
 	if (!strcmp(path, "/sys/kernel/notes"))
 		return db_notes(d);
-	/* the graph export and the scenario list: kept in files only */
+	if (!strcmp(path, "/proc/lockdep_graph")) {
+		strbuf_reset(&d->graph);
+		strbuf_add(&d->graph, d->file.buf, d->file.len);
+		free(d->graph_input);
+		d->graph_input = xstrdup(d->input);
+		return 0;
+	}
+	/* the scenario list: kept in files only */
 	return 0;
 }
 
@@ -377,6 +397,19 @@ static int db_selftest(struct db_sink *d)
 	return 0;
 }
 
+/* After every file: the export joins /proc/lockdep and checks the notes. */
+static int db_graph(struct db_sink *d)
+{
+	bool truncated;
+
+	if (db_graph_store(d->st, d->graph_input, d->graph.buf, d->graph.len,
+			   d->build_id, db_symboliser(d), &truncated))
+		return db_fail(d);
+	if (truncated)
+		db_sink_set_partial(&d->base, "/proc/lockdep_graph ends mid-record");
+	return 0;
+}
+
 static int db_manifest(struct db_sink *d, const struct collect_summary *sum)
 {
 	char *text = NULL;
@@ -405,6 +438,8 @@ static int db_finish(struct collect_sink *s, const struct collect_summary *sum)
 		klog_parser_finish(d->klog);
 		db_selftest(d);
 	}
+	if (!d->failed && d->graph_input)
+		db_graph(d);
 	if (!d->failed && d->release &&
 	    store_boot_set(d->st, "kernel_release", d->release))
 		db_fail(d);
@@ -436,6 +471,8 @@ static void db_free(struct collect_sink *s)
 	symboliser_free(d->sym);
 	strbuf_release(&d->file);
 	strbuf_release(&d->log);
+	strbuf_release(&d->graph);
+	free(d->graph_input);
 	free(d->input);
 	free(d->next_input);
 	free(d->release);
@@ -467,6 +504,7 @@ struct collect_sink *db_sink_new(const struct db_sink_opts *o)
 	d->st = st;
 	strbuf_init(&d->file);
 	strbuf_init(&d->log);
+	strbuf_init(&d->graph);
 	d->kmsg = kmsg_parser_new(o->kmsg_input, db_log_line, d);
 	d->klog = klog_parser_new(o->kmsg_input, 1, db_report, d);
 	if (store_boot_begin(st, &b, &d->boot_id)) {

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collect/db-sink.h"
 #include "collect/sources.h"
@@ -91,6 +92,12 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 	if (!found)
 		return error("'%s' holds none of lockdep, lockdep_stats, lockdep_chains, lock_stat",
 			     dir);
+	/* the graph export of our kernel series, when the dump has it */
+	snprintf(disk, sizeof(disk), "%s/lockdep_graph", dir);
+	it = find_item(sum, "/proc/lockdep_graph");
+	if (it && !access(disk, F_OK) &&
+	    source_push_file(sink, it, disk, ITEM_COMPLETE, 0) < 0)
+		return -1;
 	if (found < 4)
 		db_sink_set_partial(sink, "some lockdep /proc files are missing");
 	return 0;

@@ -349,10 +349,107 @@ static const char migration_3[] =
 	"	group_concat(name, ' ') AS names\n"
 	"FROM classes GROUP BY boot_id, identity;\n";
 
+/*
+ * Version 4: /proc/lockdep_graph, the graph export of our kernel series
+ * (store/store-export.h writes it). Its classes are joined to the
+ * /proc/lockdep classes of the same boot by their printed name (name,
+ * "#version" above 1, "/subclass" unless 0) and enrich those rows;
+ * classes only the export has get rows of their own. Its dependencies
+ * fill dep_bits, distance and trace_id of the rows /proc/lockdep gave,
+ * or add rows (the export has every direct dependency, not only those
+ * at distance 1). Traces are the export's, keyed by their id in the
+ * kernel's trace store, with their frames when symbolised, and the
+ * acquisition site the tools print.
+ */
+static const char migration_4[] =
+	"CREATE TABLE graph_exports (\n"
+	"	boot_id INTEGER PRIMARY KEY REFERENCES boots(id) ON DELETE CASCADE,\n"
+	"	version INTEGER NOT NULL,\n"
+	"	release TEXT,\n"
+	"	build_id TEXT,\n"
+	"	build_id_checked TEXT CHECK (build_id_checked IN\n"
+	"		('equal', 'different', 'unknown')),\n"
+	"	addresses TEXT NOT NULL CHECK (addresses IN ('raw', 'hidden')),\n"
+	"	stext TEXT,\n"
+	"	stext_link TEXT,\n"
+	"	kaslr_offset TEXT,\n"
+	"	usage_bit_names TEXT NOT NULL,\n"
+	"	dep_bit_names TEXT NOT NULL,\n"
+	"	classes INTEGER NOT NULL,\n"
+	"	deps INTEGER NOT NULL,\n"
+	"	chains INTEGER NOT NULL,\n"
+	"	traces INTEGER NOT NULL,\n"
+	"	complete INTEGER NOT NULL\n"
+	");\n"
+	"ALTER TABLE classes ADD COLUMN graph_idx INTEGER;\n"
+	"ALTER TABLE classes ADD COLUMN name_version INTEGER;\n"
+	"ALTER TABLE classes ADD COLUMN subclass INTEGER;\n"
+	"ALTER TABLE classes ADD COLUMN usage_mask INTEGER;\n"
+	"ALTER TABLE classes ADD COLUMN key_addr TEXT;\n"
+	"ALTER TABLE classes ADD COLUMN key_offset INTEGER;\n"
+	"ALTER TABLE classes ADD COLUMN key_link TEXT;\n"
+	"ALTER TABLE classes ADD COLUMN key_symbol TEXT;\n"
+	"CREATE UNIQUE INDEX classes_graph_idx ON classes(boot_id, graph_idx);\n"
+	"CREATE INDEX classes_key_offset ON classes(key_offset);\n"
+	"ALTER TABLE dependencies ADD COLUMN trace_id INTEGER;\n"
+	/* the stack trace behind each usage bit of a class */
+	"CREATE TABLE class_usage (\n"
+	"	class_id INTEGER NOT NULL REFERENCES classes(id) ON DELETE CASCADE,\n"
+	"	bit INTEGER NOT NULL,\n"
+	"	name TEXT NOT NULL,\n"
+	"	trace_id INTEGER,\n"
+	"	PRIMARY KEY (class_id, bit)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE traces (\n"
+	"	boot_id INTEGER NOT NULL REFERENCES boots(id) ON DELETE CASCADE,\n"
+	"	id INTEGER NOT NULL,\n"
+	"	nr INTEGER NOT NULL,\n"
+	"	site TEXT,\n"
+	"	PRIMARY KEY (boot_id, id)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE trace_frames (\n"
+	"	boot_id INTEGER NOT NULL,\n"
+	"	trace_id INTEGER NOT NULL,\n"
+	"	idx INTEGER NOT NULL,\n"
+	"	addr TEXT NOT NULL,\n"
+	"	func TEXT,\n"
+	"	off INTEGER,\n"
+	"	size INTEGER,\n"
+	"	file TEXT,\n"
+	"	line INTEGER,\n"
+	"	PRIMARY KEY (boot_id, trace_id, idx),\n"
+	"	FOREIGN KEY (boot_id, trace_id) REFERENCES traces(boot_id, id)\n"
+	"		ON DELETE CASCADE\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE graph_chains (\n"
+	"	boot_id INTEGER NOT NULL REFERENCES boots(id) ON DELETE CASCADE,\n"
+	"	idx INTEGER NOT NULL,\n"
+	"	irq_context INTEGER NOT NULL,\n"
+	"	depth INTEGER NOT NULL,\n"
+	"	PRIMARY KEY (boot_id, idx)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE graph_chain_classes (\n"
+	"	boot_id INTEGER NOT NULL,\n"
+	"	chain_idx INTEGER NOT NULL,\n"
+	"	pos INTEGER NOT NULL,\n"
+	"	class_id INTEGER NOT NULL REFERENCES classes(id) ON DELETE CASCADE,\n"
+	"	PRIMARY KEY (boot_id, chain_idx, pos),\n"
+	"	FOREIGN KEY (boot_id, chain_idx) REFERENCES graph_chains(boot_id, idx)\n"
+	"		ON DELETE CASCADE\n"
+	") WITHOUT ROWID;\n"
+	/* where each dependency was taken: its trace's site */
+	"CREATE VIEW dependency_sites AS\n"
+	"SELECT d.boot_id, d.from_class, d.to_class, f.name AS from_name,\n"
+	"	t.name AS to_name, d.dep_bits, d.distance, d.trace_id, tr.site\n"
+	"FROM dependencies d JOIN classes f ON f.id = d.from_class\n"
+	"JOIN classes t ON t.id = d.to_class\n"
+	"LEFT JOIN traces tr ON tr.boot_id = d.boot_id AND tr.id = d.trace_id;\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
 	migration_3,
+	migration_4,
 };
 
 const int store_nr_migrations =

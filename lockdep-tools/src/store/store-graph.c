@@ -102,9 +102,12 @@ int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, ret = 0;
 
-	s = prepare_in(st, "SELECT boot_id, from_class, to_class, dep_bits,"
-		       " distance, trace FROM dependencies WHERE boot_id IN %s",
-		       boots, nr);
+	/* the site of the dependency's trace in the graph export */
+	s = prepare_in(st, "SELECT d.boot_id, d.from_class, d.to_class,"
+		       " d.dep_bits, d.distance, coalesce(d.trace, t.site)"
+		       " FROM dependencies d LEFT JOIN traces t"
+		       " ON t.boot_id = d.boot_id AND t.id = d.trace_id"
+		       " WHERE d.boot_id IN %s", boots, nr);
 	if (!s)
 		return -1;
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {

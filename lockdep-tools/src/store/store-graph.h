@@ -27,7 +27,7 @@ struct store_graph_dep {
 	int64_t boot_id, from, to;	/* classes.id */
 	int dep_bits;		/* -1 if unknown (NULL) */
 	int distance;		/* -1 if unknown (NULL) */
-	const char *trace;	/* or NULL */
+	const char *trace;	/* its site (traces.site), or NULL */
 };
 
 /*

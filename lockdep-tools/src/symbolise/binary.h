@@ -70,6 +70,17 @@ enum sym_find sym_binary_find(const struct sym_binary *b, const char *func,
 const struct sym_entry *sym_binary_at(const struct sym_binary *b,
 				      unsigned long long addr);
 
+/* elf-data.c: the address of symbol @name, of any type; false if none. */
+bool sym_binary_lookup(const struct sym_binary *b, const char *name,
+		       unsigned long long *addr);
+/*
+ * elf-data.c: the sized symbol (a data object, or code) holding @addr,
+ * with @addr's offset in it to *@off; NULL if none holds it.
+ */
+const char *sym_binary_object_at(const struct sym_binary *b,
+				 unsigned long long addr,
+				 unsigned long long *off);
+
 /* True when the binary has DWARF. */
 bool sym_binary_has_dwarf(const struct sym_binary *b);
 

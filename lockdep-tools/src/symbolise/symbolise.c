@@ -121,6 +121,26 @@ const struct symbolise_stats *symboliser_stats(const struct symboliser *s)
 	return &s->stats;
 }
 
+bool symboliser_vmlinux_symbol(struct symboliser *s, const char *name,
+			       unsigned long long *addr)
+{
+	return s->vmlinux && sym_binary_lookup(s->vmlinux, name, addr);
+}
+
+const char *symboliser_vmlinux_object(struct symboliser *s,
+				      unsigned long long addr,
+				      unsigned long long *off)
+{
+	return s->vmlinux ? sym_binary_object_at(s->vmlinux, addr, off) : NULL;
+}
+
+void symboliser_set_kaslr_offset(struct symboliser *s,
+				 unsigned long long offset)
+{
+	s->opts.kaslr_offset = offset;
+	s->opts.has_kaslr_offset = true;
+}
+
 static char *module_name(const char *s, size_t n)
 {
 	char *name = xstrndup(s, n);

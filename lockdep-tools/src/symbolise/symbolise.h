@@ -110,6 +110,26 @@ size_t symbolise_report(struct symboliser *s, struct ldr_report *r);
 
 const struct symbolise_stats *symboliser_stats(const struct symboliser *s);
 
+/*
+ * For addresses that are not frames (the graph export's class keys) and
+ * a KASLR offset learnt after symboliser_new():
+ *  - symboliser_vmlinux_symbol(): the link-time address of vmlinux
+ *    symbol @name ("_stext"); false without a usable vmlinux or symbol.
+ *  - symboliser_vmlinux_object(): the vmlinux symbol holding the
+ *    link-time address @addr (e.g. "ext4_fs_type", or "__key.12" for a
+ *    static lock_class_key), @addr's offset in it to *@off; NULL if no
+ *    sized symbol holds it. The name lives as long as the symboliser.
+ *  - symboliser_set_kaslr_offset(): from now on bare addresses are
+ *    runtime addresses with this offset (see symbolise_opts).
+ */
+bool symboliser_vmlinux_symbol(struct symboliser *s, const char *name,
+			       unsigned long long *addr);
+const char *symboliser_vmlinux_object(struct symboliser *s,
+				      unsigned long long addr,
+				      unsigned long long *off);
+void symboliser_set_kaslr_offset(struct symboliser *s,
+				 unsigned long long offset);
+
 struct strbuf;
 /*
  * "N of M frames symbolised (L with file:line); K no such symbol; ..."
