@@ -41,7 +41,8 @@ demo_boot ba --trigger ba-order
 "$bin/lockdep-report" --db "$db" --all >"$out/reports.txt"
 "$bin/lockdep-graph" --db "$db" --boots ab,ba --cycles -T svg -o "$out/cycles.svg"
 rc=0
-"$bin/lockdep-diff" --db "$db" --fail-on new-cycle ab ba >"$out/diff-ab-ba.txt" || rc=$?
+"$bin/lockdep-diff" --db "$db" --fail-on new-cycle ab ba >"$out/diff-ab-ba.txt" \
+	2>"$LOGS/demo-diff.log" || rc=$?
 [ $rc = 1 ] || { echo "demo: error: lockdep-diff ab ba found no new cycle (exit $rc)" >&2; exit 1; }
 progress "done"
 
