@@ -5,7 +5,8 @@
 # guest (run 'make initramfs' first):
 #   console.log, lockdep, lockdep_stats, lock_stat   as the guest gave them
 #   lockdep_chains                                   its first 400 chains
-#   lockdep_graph                                    if the kernel has it
+#   lockdep_graph                                    if the kernel has it: its
+#                                                    first 300 classes, see below
 # Review the diff before committing: the tests know these files' counts.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -21,7 +22,32 @@ for f in lockdep lockdep_stats lock_stat; do
 done
 awk '/^irq_context/ { n++ } n > 400 { exit } { print }' \
 	"$raw/files/proc/lockdep_chains" >"$out/lockdep_chains"
+# The whole export is megabytes; keep it self-consistent while cutting:
+# the first 300 class records with their usage records, the deps and
+# chains among those classes only, the traces they cite, and a counts
+# record that says so (two passes over the file).
 if [ -f "$raw/files/proc/lockdep_graph" ]; then
-	cp "$raw/files/proc/lockdep_graph" "$out/lockdep_graph"
+	awk -v max=300 '
+	NR == FNR {
+		if ($1 == "class" && nc < max) { keep[$2] = 1; nc++ }
+		else if ($1 == "usage" && ($2 in keep)) cite[$4] = 1
+		else if ($1 == "dep" && ($2 in keep) && ($3 in keep)) {
+			cite[$6] = 1; nd++
+		} else if ($1 == "chain" && inside()) nch++
+		else if ($1 == "trace" && ($2 in cite)) nt++
+		next
+	}
+	function inside(  i) {
+		for (i = 5; i <= NF; i++) if (!($i in keep)) return 0
+		return 1
+	}
+	$1 == "counts" { print "counts", nc, nd, nch, nt; next }
+	$1 == "class" || $1 == "usage" { if ($2 in keep) print; next }
+	$1 == "dep" { if (($2 in keep) && ($3 in keep)) print; next }
+	$1 == "chain" { if (inside()) print; next }
+	$1 == "trace" { if ($2 in cite) print; next }
+	{ print }
+	' "$raw/files/proc/lockdep_graph" "$raw/files/proc/lockdep_graph" \
+		>"$out/lockdep_graph"
 fi
 progress "fixtures written to ${out#"$TOP"/}"

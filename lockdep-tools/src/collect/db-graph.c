@@ -69,11 +69,12 @@ static int on_class(const struct proc_graph_class *c, void *data)
 
 	if (!g->x)
 		return -1;
+	/* only a key vmlinux holds has a link-time address */
 	if (g->kaslr && c->key) {
 		key.link = c->key - g->kaslr_offset;
-		key.has_link = true;
 		sym = symboliser_vmlinux_object(g->sym, key.link, &off);
 		if (sym) {
+			key.has_link = true;
 			strbuf_reset(&g->key);
 			strbuf_addstr(&g->key, sym);
 			if (off)
