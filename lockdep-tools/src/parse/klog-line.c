@@ -324,11 +324,25 @@ static void emit(struct klog_reader *rd)
 		emit_one(rd, sb->buf, sb->len);
 		return;
 	}
-	/* rsyslog escapes: "#011" is a tab, "#012" ends a line */
-	while ((hash = strstr(sb->buf, "#011")) != NULL) {
-		*hash = '\t';
-		memmove(hash + 1, hash + 4, sb->len - (hash + 4 - sb->buf) + 1);
-		sb->len -= 3;
+	/*
+	 * rsyslog escapes: "#011" is a tab, "#012" ends a line. One pass
+	 * that compacts in place: a line of nothing but escapes must not
+	 * cost a memmove() of the rest of the line per escape.
+	 */
+	if (strstr(sb->buf, "#011")) {
+		size_t in, out = 0;
+
+		for (in = 0; in < sb->len; in++) {
+			if (in + 4 <= sb->len &&
+			    !memcmp(sb->buf + in, "#011", 4)) {
+				sb->buf[out++] = '\t';
+				in += 3;
+			} else {
+				sb->buf[out++] = sb->buf[in];
+			}
+		}
+		sb->len = out;
+		sb->buf[out] = '\0';
 	}
 	s = sb->buf;
 	while ((hash = strstr(s, "#012")) != NULL) {
@@ -337,6 +351,16 @@ static void emit(struct klog_reader *rd)
 		s = hash + 4;
 	}
 	emit_one(rd, s, sb->len - (s - sb->buf));
+}
+
+/* struct klog_line promises text without NUL bytes, joined pieces too. */
+static void nul_to_qmark(char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] == '\0')
+			s[i] = '?';
 }
 
 static void join(struct klog_reader *rd, const char *s, size_t len)
@@ -352,13 +376,14 @@ static void join(struct klog_reader *rd, const char *s, size_t len)
 	else if (!isspace((unsigned char)sb->buf[sb->len - 1]))
 		strbuf_addch(sb, ' ');
 	strbuf_add(sb, s, len);
+	nul_to_qmark(sb->buf + sb->len - len, len);
 }
 
 void klog_reader_push(struct klog_reader *rd, const char *s, size_t len,
 		      unsigned long lineno)
 {
 	struct klog_prefix p;
-	size_t off, i;
+	size_t off;
 
 	if (len && s[len - 1] == '\r')
 		len--;
@@ -384,9 +409,7 @@ void klog_reader_push(struct klog_reader *rd, const char *s, size_t len,
 		emit(rd);
 	strbuf_reset(&rd->pending);
 	strbuf_add(&rd->pending, s + off, len - off);
-	for (i = 0; i < rd->pending.len; i++)
-		if (rd->pending.buf[i] == '\0')
-			rd->pending.buf[i] = '?';
+	nul_to_qmark(rd->pending.buf, rd->pending.len);
 	rd->pending_prefix = p;
 	rd->pending_lineno = lineno;
 	rd->pending_joins = 0;

@@ -197,10 +197,32 @@ static void test_nul_bytes(void **state)
 	memset(&c, 0, sizeof(c));
 	klog_reader_init(&rd, collect, &c);
 	klog_reader_push(&rd, "a\0b", 3, 1);
+	/* a continuation line of a prefixed one: its NULs too */
+	klog_reader_push(&rd, "[    1.0] c", 11, 2);
+	klog_reader_push(&rd, "d\0e", 3, 3);
 	klog_reader_flush(&rd);
 	klog_reader_release(&rd);
-	assert_int_equal(c.n, 1);
+	assert_int_equal(c.n, 2);
 	assert_string_equal(c.text[0], "a?b");
+	assert_string_equal(c.text[1], "c d?e");
+	release(&c);
+}
+
+static void test_tab_escapes(void **state)
+{
+	static const char *const in[] = {
+		"Jul 22 14:36:40 h kernel: #011#011a#011#01",
+		"Jul 22 14:36:40 h kernel: #011",
+		"Jul 22 14:36:40 h kernel: x#01#011",
+	};
+	struct collected c;
+
+	(void)state;
+	run(&c, in, 3);
+	assert_int_equal(c.n, 3);
+	assert_string_equal(c.text[0], "\t\ta\t#01");
+	assert_string_equal(c.text[1], "\t");
+	assert_string_equal(c.text[2], "x#01\t");
 	release(&c);
 }
 
@@ -213,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_join_limits),
 		cmocka_unit_test(test_unprefixed_wrap),
 		cmocka_unit_test(test_nul_bytes),
+		cmocka_unit_test(test_tab_escapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
