@@ -113,7 +113,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return 0;
+			/* a help that did not reach its reader is a failure */
+			return fflush(stdout) || ferror(stdout) ?
+			       EXIT_FATAL : 0;
 		default:
 			fputs(usage_text, stderr);
 			return EXIT_USAGE;

@@ -316,7 +316,11 @@ int main(int argc, char **argv)
 	src = ret ? ret : check_args(&a);
 	if (ret || src == COLLECT_EXIT_USAGE) {
 		free(a.triggers);
-		return ret < 0 ? COLLECT_EXIT_OK : COLLECT_EXIT_USAGE;
+		if (ret >= 0)
+			return COLLECT_EXIT_USAGE;
+		/* --help: a help that did not reach its reader is a failure */
+		return fflush(stdout) || ferror(stdout) ?
+		       COLLECT_EXIT_FATAL : COLLECT_EXIT_OK;
 	}
 
 	/* a guest that vanishes must show up as EPIPE, not kill us */

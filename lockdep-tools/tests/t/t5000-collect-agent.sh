@@ -30,6 +30,16 @@ test_expect_success 'help and man page name the same options' '
 	done
 '
 
+test_expect_success '--help that cannot be written exits 2' '
+	if [ -w /dev/full ]; then
+		for tool in lockdep-agent lockdep-collect; do
+			rc=0 &&
+			{ "$BIN/$tool" --help >/dev/full || rc=$?; } &&
+			test "$rc" = 2 || return 1
+		done
+	fi
+'
+
 test_expect_success 'man pages are clean roff' '
 	groff -ww -z -man "$MAN/lockdep-agent.8" 2>err &&
 	groff -ww -z -man "$MAN/lockdep-collect.1" 2>>err &&
