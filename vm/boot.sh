@@ -40,15 +40,24 @@ mkdir -p "$dir"
 "$TOP/vm/run-qemu.sh" -d "$dir" -t "$timeout" -a "$append" &
 qemu=$!
 
+# QEMU creates the socket at once; if it dies first, say so now instead
+# of letting lockdep-collect wait for a socket that will never come.
+while [ ! -S "$dir/agent.sock" ] && kill -0 $qemu 2>/dev/null; do
+	sleep 0.1
+done
 collect_rc=0
-"$BUILD/bin/lockdep-collect" --socket "$dir/agent.sock" --raw-dir "$dir/raw" \
-	--timeout "$timeout" --poweroff "$@" 2> >(tee "$dir/collect.log" >&2) ||
-	collect_rc=$?
+if [ -S "$dir/agent.sock" ]; then
+	"$BUILD/bin/lockdep-collect" --socket "$dir/agent.sock" --raw-dir "$dir/raw" \
+		--timeout "$timeout" --poweroff "$@" 2> >(tee "$dir/collect.log" >&2) ||
+		collect_rc=$?
+else
+	echo "boot: error: QEMU exited before it opened the agent socket" >&2
+	collect_rc=2
+fi
 qemu_rc=0
 wait $qemu || qemu_rc=$?
 progress "guest exited (qemu $qemu_rc, collect $collect_rc)"
-if [ $collect_rc != 0 ]; then
-	echo "boot: error: lockdep-collect exited with status $collect_rc; last lines of $dir/collect.log:" >&2
-	tail -n 15 "$dir/collect.log" >&2
-fi
+# collect's messages were shown as they came (and kept in collect.log).
+[ $collect_rc = 0 ] ||
+	echo "boot: error: lockdep-collect exited with status $collect_rc (log: $dir/collect.log)" >&2
 [ $qemu_rc = 0 ] && [ $collect_rc = 0 ]

@@ -51,9 +51,17 @@ static int agent_list(struct proto_conn *c, const struct proto_frame *req)
 	if (req->len)
 		return proto_conn_send_error(c, EINVAL, PROTO_NO_DEADLINE,
 					     "LIST takes no payload");
-	for (i = 0; i < proto_allowlist_len; i++)
-		len += snprintf(buf + len, sizeof(buf) - len, "%s\n",
-				proto_allowlist[i].path);
+	for (i = 0; i < proto_allowlist_len; i++) {
+		size_t n = strlen(proto_allowlist[i].path);
+
+		/* the list is ours and small: outgrowing buf is a bug */
+		if (len + n + 1 > sizeof(buf))
+			return proto_conn_send_error(c, EOVERFLOW, PROTO_NO_DEADLINE,
+						     "allow-list too long");
+		memcpy(buf + len, proto_allowlist[i].path, n);
+		buf[len + n] = '\n';
+		len += n + 1;
+	}
 	return proto_conn_send(c, PROTO_LIST_REPLY, buf, len,
 			       PROTO_NO_DEADLINE);
 }
