@@ -51,8 +51,9 @@ if [ -S "$dir/agent.sock" ]; then
 		--timeout "$timeout" --poweroff "$@" 2> >(tee "$dir/collect.log" >&2) ||
 		collect_rc=$?
 else
-	echo "boot: error: QEMU exited before it opened the agent socket" >&2
-	collect_rc=2
+	wait $qemu || true
+	echo "boot: error: QEMU exited before it opened the agent socket (see $dir/qemu.log)" >&2
+	exit 1
 fi
 qemu_rc=0
 wait $qemu || qemu_rc=$?
