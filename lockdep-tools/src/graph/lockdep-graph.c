@@ -624,7 +624,8 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			print_help();
-			return EXIT_OK;
+			return fflush(stdout) || ferror(stdout) ?
+			       EXIT_FATAL : EXIT_OK;
 		default:
 			fputs(usage_line, stderr);
 			return EXIT_USAGE;
