@@ -6,7 +6,7 @@
 #   console.log, lockdep, lockdep_stats, lock_stat   as the guest gave them
 #   lockdep_chains                                   its first 400 chains
 #   lockdep_graph                                    if the kernel has it: its
-#                                                    first 300 classes, see below
+#                                                    first 200 classes, see below
 # Review the diff before committing: the tests know these files' counts.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -23,11 +23,11 @@ done
 awk '/^irq_context/ { n++ } n > 400 { exit } { print }' \
 	"$raw/files/proc/lockdep_chains" >"$out/lockdep_chains"
 # The whole export is megabytes; keep it self-consistent while cutting:
-# the first 300 class records with their usage records, the deps and
+# the first 200 class records with their usage records, the deps and
 # chains among those classes only, the traces they cite, and a counts
 # record that says so (two passes over the file).
 if [ -f "$raw/files/proc/lockdep_graph" ]; then
-	awk -v max=300 '
+	awk -v max=200 '
 	NR == FNR {
 		if ($1 == "class" && nc < max) { keep[$2] = 1; nc++ }
 		else if ($1 == "usage" && ($2 in keep)) cite[$4] = 1

@@ -405,8 +405,11 @@ static int db_graph(struct db_sink *d)
 	if (db_graph_store(d->st, d->graph_input, d->graph.buf, d->graph.len,
 			   d->build_id, db_symboliser(d), &truncated))
 		return db_fail(d);
-	if (truncated)
+	if (truncated) {
+		warning("'%s' has no end record: it was cut; stored as far as it goes",
+			d->graph_input);
 		db_sink_set_partial(&d->base, "/proc/lockdep_graph ends mid-record");
+	}
 	return 0;
 }
 
