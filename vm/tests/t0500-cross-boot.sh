@@ -5,7 +5,8 @@
 # scenario module's ab-order half (order_a then order_b) and one its
 # ba-order half (order_b then order_a). Each boot is clean on its own;
 # lockdep-diff finds the AB-BA cycle in their union, names both edges
-# with the boot that saw each, and fails with --fail-on new-cycle.
+# with the boot that saw each and the site of each (from the trace the
+# graph export stored), and fails with --fail-on new-cycle.
 #
 # Needs the scenario module (CONFIG_TEST_LOCKDEP_SCENARIOS) in
 # kernel-patches/series; skipped, saying so, while it is not there.
@@ -15,6 +16,7 @@
 
 VMDIR=${BUILD:-$TOP/build}/vm
 DB=$TRASH/db
+VMLINUX=${VMLINUX:-$TOP/build/linux/vmlinux}
 ANY_REPORT='(WARNING|BUG): '
 
 if ! grep -qi 'scenario' "$TOP/kernel-patches/series" 2>/dev/null; then
@@ -37,7 +39,8 @@ for half in ab ba; do
 		sed -n '/test_lockdep_scenarios: run /,\$p' $dir/console.log >after &&
 		grep -q 'test_lockdep_scenarios: done $half-order' after &&
 		! grep -E '$ANY_REPORT' after &&
-		'$BIN/lockdep-collect' --db '$DB' --raw-dir $dir/raw --label $half
+		'$BIN/lockdep-collect' --db '$DB' --raw-dir $dir/raw --label $half \\
+			--vmlinux '$VMLINUX'
 	"
 done
 
@@ -57,13 +60,14 @@ test_expect_success 'the union of the two boots has the AB-BA cycle' "
 	grep -q '^  order_b --> order_a   seen in boot [0-9]* (ba)\$' out &&
 	grep -q '^  -> #1 (order_b){' out &&
 	grep -q '^  -> #0 (order_a){' out &&
+	test \$(grep -c '^         at: 0x[0-9a-f]* (not in vmlinux) from [a-z_]*+0x' out) = 2 &&
 	grep -q 'Possible unsafe locking scenario' out &&
 	grep -q '\\*\\*\\* DEADLOCK \\*\\*\\*' out
 "
 
 test_expect_success 'the same cycle in JSON: cross-boot, no name collision' "
 	'$BIN/lockdep-diff' --db '$DB' --json ab ba >out.json &&
-	grep -q '\"new\":\\[{\"cross_boot\":true,\"collision\":false,\"edges\":\\[{\"from\":\"order_a\",\"to\":\"order_b\",\"seen_in\":\\[\"A\"\\]' out.json
+	grep -q '\"new\":\\[{\"cross_boot\":true,\"collision\":false,\"edges\":\\[{\"from\":\"order_a\",\"to\":\"order_b\",\"kind\":\"EN\",\"seen_in\":\\[\"A\"\\]' out.json
 "
 
 test_done
