@@ -47,10 +47,12 @@ static int raw_mkdirs(const char *path, bool whole)
 	for (p = buf + 1; (p = strchr(p, '/')); p++) {
 		*p = '\0';
 		if (mkdir(buf, 0777) && errno != EEXIST) {
+			int err = errno;
+
 			fprintf(stderr,
 				"lockdep-collect: error: unable to create directory '%s': %s\n",
-				buf, strerror(errno));
-			return -errno;
+				buf, strerror(err));
+			return -err;
 		}
 		*p = '/';
 	}
@@ -61,9 +63,11 @@ static int raw_mkdirs(const char *path, bool whole)
 static int raw_unlink(const char *path)
 {
 	if (unlink(path) && errno != ENOENT) {
+		int err = errno;
+
 		fprintf(stderr, "lockdep-collect: error: unable to remove '%s': %s\n",
-			path, strerror(errno));
-		return -errno;
+			path, strerror(err));
+		return -err;
 	}
 	return 0;
 }
@@ -71,9 +75,11 @@ static int raw_unlink(const char *path)
 static int raw_rename(const char *from, const char *to)
 {
 	if (rename(from, to)) {
+		int err = errno;
+
 		fprintf(stderr, "lockdep-collect: error: unable to rename '%s' to '%s': %s\n",
-			from, to, strerror(errno));
-		return -errno;
+			from, to, strerror(err));
+		return -err;
 	}
 	return 0;
 }
@@ -83,6 +89,7 @@ static int raw_close(FILE *fp, const char *path)
 {
 	int err = ferror(fp);
 
+	errno = 0;	/* so a stale errno is not reported for ferror() */
 	if (fclose(fp) || err) {
 		err = errno ? errno : EIO;
 		fprintf(stderr, "lockdep-collect: error: unable to write '%s': %s\n",
@@ -117,9 +124,11 @@ static int raw_file_open(struct raw_sink *r)
 		return ret;
 	r->file = fopen(r->part, "w");
 	if (!r->file) {
+		int err = errno;
+
 		fprintf(stderr, "lockdep-collect: error: unable to create '%s': %s\n",
-			r->part, strerror(errno));
-		return -errno;
+			r->part, strerror(err));
+		return -err;
 	}
 	return 0;
 }
@@ -135,9 +144,11 @@ static int raw_file_data(struct collect_sink *s, const void *buf, size_t len)
 			return ret;
 	}
 	if (fwrite(buf, 1, len, r->file) != len) {
+		int err = errno;
+
 		fprintf(stderr, "lockdep-collect: error: unable to write '%s': %s\n",
-			r->part, strerror(errno));
-		return -errno;
+			r->part, strerror(err));
+		return -err;
 	}
 	return 0;
 }
@@ -180,9 +191,11 @@ static int raw_kmsg_record(struct collect_sink *s, const uint8_t *rec,
 	/* records end in '\n' (one per line); keep that true for any input */
 	if (fwrite(rec, 1, len, r->kmsg) != len ||
 	    ((!len || rec[len - 1] != '\n') && fputc('\n', r->kmsg) == EOF)) {
+		int err = errno;
+
 		fprintf(stderr, "lockdep-collect: error: unable to write '%s': %s\n",
-			r->kmsg_part, strerror(errno));
-		return -errno;
+			r->kmsg_part, strerror(err));
+		return -err;
 	}
 	return 0;
 }
@@ -210,9 +223,11 @@ static int raw_finish(struct collect_sink *s, const struct collect_summary *sum)
 	snprintf(tmp, sizeof(tmp), "%s/MANIFEST.tmp", r->dir);
 	fp = fopen(tmp, "w");
 	if (!fp) {
+		int err = errno;
+
 		fprintf(stderr, "lockdep-collect: error: unable to create '%s': %s\n",
-			tmp, strerror(errno));
-		return -errno;
+			tmp, strerror(err));
+		return -err;
 	}
 	manifest_write(fp, sum);
 	ret = raw_close(fp, tmp);
