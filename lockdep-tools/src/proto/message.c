@@ -42,6 +42,14 @@ int proto_kmsg_seq(const uint8_t *rec, size_t len, uint64_t *seq)
 	}
 	if (i == len || rec[i] != ',')
 		return -EINVAL;
+	/*
+	 * The kernel escapes newlines in the text, so inside a record a
+	 * newline only ever starts a " KEY=value" dictionary line; anything
+	 * else would smuggle a second record past the sequence check.
+	 */
+	for (; i + 1 < len; i++)
+		if (rec[i] == '\n' && rec[i + 1] != ' ')
+			return -EINVAL;
 	*seq = v;
 	return 0;
 }

@@ -18,7 +18,8 @@ bool proto_scenario_valid(const char *name, size_t len);
 /*
  * The sequence number of a raw /dev/kmsg record
  * ("<prio>,<seq>,<usec>,<flags>;<text>"). Returns 0, or -EINVAL when the
- * record does not start that way.
+ * record does not start that way or a newline inside it is not followed
+ * by a space (only dictionary lines " KEY=value" may follow the text).
  */
 int proto_kmsg_seq(const uint8_t *rec, size_t len, uint64_t *seq);
 

@@ -330,10 +330,12 @@ static void test_scenario_names(void **state)
 
 static void test_kmsg_seq(void **state)
 {
-	const char *ok = "6,1234,5678,-;hello\n";
+	const char *ok = "6,1234,5678,-;hello\n SUBSYSTEM=x\n";
 	const char *bad[] = {
 		"", "6", "6,", "6,,1;x", ",12,0,-;x", "6,12", "6,x,0,-;x",
 		"6,99999999999999999999999,0,-;x",
+		/* a second record smuggled into the first */
+		"6,12,0,-;x\n6,13,0,-;y\n",
 	};
 	uint64_t seq = 0;
 	size_t i;
