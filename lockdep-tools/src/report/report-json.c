@@ -6,6 +6,20 @@
  */
 #include "report/report-print.h"
 
+void report_json_inlined(struct json_writer *w, const struct ldr_frame *f)
+{
+	jsonw_name(w, "inlined");
+	jsonw_start_array(w);
+	for (size_t i = 0; i < f->nr_inl; i++) {
+		jsonw_start_object(w);
+		jsonw_string_field(w, "func", f->inl[i].func);
+		jsonw_string_field(w, "file", f->inl[i].file);
+		jsonw_uint_field(w, "line", f->inl[i].line);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+}
+
 static void frame_json(struct json_writer *w, const struct ldr_frame *f)
 {
 	jsonw_start_object(w);
@@ -26,18 +40,8 @@ static void frame_json(struct json_writer *w, const struct ldr_frame *f)
 	}
 	jsonw_bool_field(w, "unreliable", f->unreliable);
 	jsonw_bool_field(w, "inline", f->inlined);
-	if (f->nr_inl) {	/* symbolised: innermost first */
-		jsonw_name(w, "inlined");
-		jsonw_start_array(w);
-		for (size_t i = 0; i < f->nr_inl; i++) {
-			jsonw_start_object(w);
-			jsonw_string_field(w, "func", f->inl[i].func);
-			jsonw_string_field(w, "file", f->inl[i].file);
-			jsonw_uint_field(w, "line", f->inl[i].line);
-			jsonw_end_object(w);
-		}
-		jsonw_end_array(w);
-	}
+	if (f->nr_inl)		/* symbolised */
+		report_json_inlined(w, f);
 	jsonw_end_object(w);
 }
 

@@ -14,6 +14,8 @@
 
 void report_print_plain(FILE *out, const struct ldr_report *r);
 void report_print_json(struct json_writer *w, const struct ldr_report *r);
+/* A frame's "inlined" array: its inline chain, innermost call first. */
+void report_json_inlined(struct json_writer *w, const struct ldr_frame *f);
 void report_print_list(FILE *out, const struct ldr_report *r);
 
 /* One frame as the kernel prints it ("? func+0x1/0x2 [mod] file:1"). */

@@ -115,16 +115,7 @@ static void print_json(const struct ldr_frame *f)
 		jsonw_string_field(w, "module", f->module);
 	jsonw_string_field(w, "file", f->file);
 	jsonw_uint_field(w, "line", f->line);
-	jsonw_name(w, "inlined");
-	jsonw_start_array(w);
-	for (size_t i = 0; i < f->nr_inl; i++) {
-		jsonw_start_object(w);
-		jsonw_string_field(w, "func", f->inl[i].func);
-		jsonw_string_field(w, "file", f->inl[i].file);
-		jsonw_uint_field(w, "line", f->inl[i].line);
-		jsonw_end_object(w);
-	}
-	jsonw_end_array(w);
+	report_json_inlined(w, f);
 	jsonw_end_object(w);
 	jsonw_destroy(&w);
 }
