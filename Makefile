@@ -80,9 +80,11 @@ check-unit: deps
 check-tools: tools
 	@tests/run-tap.sh lockdep-tools/tests/t/t*.sh
 
-# scripts/checkpatch.pl --strict on every patch of the series.
+# scripts/checkpatch.pl --strict on every patch of the series, and no
+# W=1 warning in the C files it touches.
 check-patches: kernel
 	@vm/checkpatch.sh
+	@vm/check-warnings.sh
 
 # Every libFuzzer harness for FUZZ_TIME seconds (default 20), seeded with
 # the fixtures and the shared report corpus.

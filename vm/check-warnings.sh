@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every C file the series touches builds without a warning at W=1 (the
+# headers it touches are checked through them). Objects are removed
+# first so that each file is compiled again (ccache replays a cached
+# compiler's warnings). Run 'make kernel' first.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+STEP=warnings
+
+[ -f "$KSRC/.config" ] || die "no configured kernel tree in $KSRC: run 'make kernel'"
+mapfile -t objs < <(git -C "$KSRC" diff --name-only --diff-filter=AM pristine HEAD -- '*.c' |
+	sed 's/\.c$/.o/')
+[ ${#objs[@]} -gt 0 ] || die "the series touches no C file?"
+(cd "$KSRC" && rm -f "${objs[@]}")
+log=$LOGS/warnings-w1.log
+run_logged warnings-w1 make -C "$KSRC" ARCH=x86_64 CC="ccache gcc" W=1 "${objs[@]}"
+if grep -E ': (warning|error):' "$log" >&2; then
+	die "W=1 warnings in files the series touches (log: $log)"
+fi
+progress "W=1: no warnings in ${objs[*]}"
