@@ -15,9 +15,7 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
-
-#define EXIT_FATAL	2
-#define EXIT_USAGE	64
+#include "util/cli.h"
 
 static const char usage_text[] =
 	"usage: lockdep-agent [--port NAME | --listen PATH]\n"
@@ -52,7 +50,7 @@ static int agent_run_port(const char *name)
 		/* closing discards whatever the host had queued */
 		close(fd);
 		if (ret == AGENT_POWEROFF)
-			return 0;
+			return EXIT_OK;
 		if (ret < 0) {
 			fprintf(stderr, "lockdep-agent: fatal: %s\n",
 				strerror(-ret));
@@ -89,7 +87,7 @@ static int agent_run_listen(const char *path)
 	}
 	close(lfd);
 	unlink(path);
-	return ret == AGENT_POWEROFF ? 0 : EXIT_FATAL;
+	return ret == AGENT_POWEROFF ? EXIT_OK : EXIT_FATAL;
 }
 
 int main(int argc, char **argv)
@@ -103,6 +101,7 @@ int main(int argc, char **argv)
 	const char *port = NULL, *listen_path = NULL;
 	int opt;
 
+	cli_init(argv[0], usage_text);
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
@@ -113,19 +112,15 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			/* a help that did not reach its reader is a failure */
-			return fflush(stdout) || ferror(stdout) ?
-			       EXIT_FATAL : 0;
+			return cli_help_done();
 		default:
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
+			return cli_usage();
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "lockdep-agent: unexpected argument '%s'\n",
 			argv[optind]);
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
+		return cli_usage();
 	}
 	if (port && listen_path) {
 		fputs("lockdep-agent: --port and --listen cannot be used together\n",

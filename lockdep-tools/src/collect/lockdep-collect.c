@@ -16,6 +16,7 @@
 #include "collect/db-sink.h"
 #include "collect/sources.h"
 #include "proto/message.h"
+#include "util/cli.h"
 #include "util/error.h"
 
 #define DEFAULT_TIMEOUT_S	120
@@ -55,13 +56,13 @@ static const char usage_text[] =
 	"required but missing, a trigger or the power-off failed; what arrived\n"
 	"is stored), 2 fatal error (nothing stored in the database), 64 usage.\n";
 
+/* lockdep-collect says what was wrong without "error: " before it. */
 static int usage_error(const char *fmt, const char *arg)
 {
 	fputs("lockdep-collect: ", stderr);
 	fprintf(stderr, fmt, arg);
 	fputs("\n", stderr);
-	fputs(usage_text, stderr);
-	return COLLECT_EXIT_USAGE;
+	return cli_usage();
 }
 
 static int parse_timeout(const char *arg, int *out)
@@ -197,8 +198,7 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 			fputs(usage_text, stdout);
 			return -1;
 		default:
-			fputs(usage_text, stderr);
-			return COLLECT_EXIT_USAGE;
+			return cli_usage();
 		}
 	}
 	if (optind < argc)
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
 	int src, ret, fin;
 	size_t i;
 
-	error_set_prog(argv[0]);
+	cli_init(argv[0], usage_text);
 	a.triggers = calloc(argc, sizeof(*a.triggers));
 	if (!a.triggers) {
 		fputs("lockdep-collect: error: out of memory\n", stderr);
@@ -318,9 +318,7 @@ int main(int argc, char **argv)
 		free(a.triggers);
 		if (ret >= 0)
 			return COLLECT_EXIT_USAGE;
-		/* --help: a help that did not reach its reader is a failure */
-		return fflush(stdout) || ferror(stdout) ?
-		       COLLECT_EXIT_FATAL : COLLECT_EXIT_OK;
+		return cli_help_done();	/* --help */
 	}
 
 	/* a guest that vanishes must show up as EPIPE, not kill us */

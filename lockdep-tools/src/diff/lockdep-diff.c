@@ -14,14 +14,11 @@
 #include <sys/stat.h>
 
 #include "diff/diff.h"
+#include "util/cli.h"
 #include "util/error.h"
 
-enum exit_code {
-	EXIT_OK = 0,
-	EXIT_FAILED_ON = 1,
-	EXIT_FATAL = 2,
-	EXIT_USAGE = 64,
-};
+/* What exit status 1 means here. */
+#define EXIT_FAILED_ON EXIT_PARTIAL
 
 static const char usage_line[] =
 	"usage: lockdep-diff [--db=FILE] [-j | --json] [-p | --pretty]\n"
@@ -53,10 +50,6 @@ static void print_help(void)
 	      "condition met, 2 error, 64 usage error.\n", stdout);
 }
 
-/* One error line, the usage, and the usage exit status. */
-#define usage_error(...) \
-	(error(__VA_ARGS__), fputs(usage_line, stderr), EXIT_USAGE)
-
 static int parse_fail_on(char *arg, struct diff_fail_on *f)
 {
 	char *tok, *save = NULL, *end;
@@ -74,16 +67,16 @@ static int parse_fail_on(char *arg, struct diff_fail_on *f)
 			f->headroom_pct = strtod(tok + 9, &end);
 			if (end == tok + 9 || *end || errno ||
 			    f->headroom_pct < 0 || f->headroom_pct > 100)
-				return usage_error("invalid --fail-on headroom '%s': expected a percentage from 0 to 100",
-						   tok + 9);
+				return cli_usage_error("invalid --fail-on headroom '%s': expected a percentage from 0 to 100",
+						       tok + 9);
 			f->conditions |= DIFF_FAIL_HEADROOM;
 		} else {
-			return usage_error("unknown --fail-on condition '%s'",
-					   tok);
+			return cli_usage_error("unknown --fail-on condition '%s'",
+					       tok);
 		}
 	}
 	if (!f->conditions)
-		return usage_error("empty --fail-on");
+		return cli_usage_error("empty --fail-on");
 	return 0;
 }
 
@@ -108,8 +101,8 @@ static int split_spec(char *arg, const char *db, struct side_spec *s)
 		*colon = ':';
 	}
 	if (!db)
-		return usage_error("boot '%s' needs --db=FILE, or FILE:ID of an existing database",
-				   arg);
+		return cli_usage_error("boot '%s' needs --db=FILE, or FILE:ID of an existing database",
+				       arg);
 	s->db = (char *)db;
 	s->boot = arg;
 	return 0;
@@ -138,7 +131,7 @@ int main(int argc, char **argv)
 	char *end;
 	int c, s, ret = EXIT_FATAL;
 
-	error_set_prog(argv[0]);
+	cli_init(argv[0], usage_line);
 	while ((c = getopt_long(argc, argv, "jph", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'D':
@@ -158,20 +151,18 @@ int main(int argc, char **argv)
 			errno = 0;
 			opts.max_cycles = strtoul(optarg, &end, 10);
 			if (end == optarg || *end || errno || *optarg == '-')
-				return usage_error("invalid --max-cycles '%s': expected a count",
-						   optarg);
+				return cli_usage_error("invalid --max-cycles '%s': expected a count",
+						       optarg);
 			break;
 		case 'h':
 			print_help();
-			return fflush(stdout) || ferror(stdout) ?
-			       EXIT_FATAL : EXIT_OK;
+			return cli_help_done();
 		default:
-			fputs(usage_line, stderr);
-			return EXIT_USAGE;
+			return cli_usage();
 		}
 	}
 	if (argc - optind != 2)
-		return usage_error("expected two boots, A and B");
+		return cli_usage_error("expected two boots, A and B");
 	for (s = 0; s < DIFF_SIDES; s++)
 		if (split_spec(argv[optind + s], db, &spec[s]))
 			return EXIT_USAGE;
@@ -212,10 +203,5 @@ int main(int argc, char **argv)
 out:
 	for (s = 0; s < DIFF_SIDES; s++)
 		store_close(st[s]);
-	/* Check for ENOSPC and EIO on the way out, as perf does. */
-	if (fflush(stdout) || ferror(stdout)) {
-		error("unable to write output: %s", strerror(errno));
-		return EXIT_FATAL;
-	}
-	return ret;
+	return cli_exit(ret);
 }

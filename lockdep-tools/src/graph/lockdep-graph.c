@@ -25,17 +25,11 @@
 #include "graph/graph-view.h"
 #include "parse/report.h"
 #include "store/store-graph.h"
+#include "util/cli.h"
 #include "util/error.h"
 #include "util/json-writer.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-enum exit_code {
-	EXIT_OK = 0,
-	EXIT_PARTIAL = 1,
-	EXIT_FATAL = 2,
-	EXIT_USAGE = 64,
-};
 
 enum selection { SEL_ALL, SEL_CYCLES, SEL_IRQ, SEL_CLASS, SEL_REPORT };
 
@@ -95,16 +89,6 @@ static void print_help(void)
 	      "Exit status: 0 ok, 1 partial (--max-cycles left dependencies of\n"
 	      "a cycle on no listed cycle), 2 fatal error, 64 usage error.\n",
 	      stdout);
-}
-
-static int usage_error(const char *msg, const char *arg)
-{
-	if (arg)
-		error("%s '%s'", msg, arg);
-	else
-		error("%s", msg);
-	fputs(usage_line, stderr);
-	return EXIT_USAGE;
 }
 
 /* ---- -v: time and memory of each step ---- */
@@ -344,26 +328,26 @@ static void json_head(struct json_writer *w, const struct graph_opts *o,
 static int check_opts(struct graph_opts *o, int nsel)
 {
 	if (!o->db)
-		return usage_error("--db is required", NULL);
+		return cli_usage_error("--db is required");
 	if (nsel > 1)
-		return usage_error("use one of --cycles, --irq, --class and --report", NULL);
+		return cli_usage_error("use one of --cycles, --irq, --class and --report");
 	if (o->boot_arg && o->boots_arg)
-		return usage_error("cannot use --boot with --boots", NULL);
+		return cli_usage_error("cannot use --boot with --boots");
 	if (o->sel == SEL_REPORT && (o->boot_arg || o->boots_arg))
-		return usage_error("cannot use --report with --boot or --boots", NULL);
+		return cli_usage_error("cannot use --report with --boot or --boots");
 	if (o->radius && o->sel != SEL_CLASS)
-		return usage_error("--radius needs --class", NULL);
+		return cli_usage_error("--radius needs --class");
 	if (o->list && o->json)
-		return usage_error("cannot use --list with --json", NULL);
+		return cli_usage_error("cannot use --list with --json");
 	if ((o->list || o->json) && o->format)
-		return usage_error("cannot use -T with --list or --json", NULL);
+		return cli_usage_error("cannot use -T with --list or --json");
 	if ((o->list || o->json) && o->sel == SEL_ALL)
 		o->sel = SEL_CYCLES;
 	if ((o->list || o->json) && o->sel != SEL_CYCLES && o->sel != SEL_IRQ)
-		return usage_error("--list and --json take --cycles or --irq", NULL);
+		return cli_usage_error("--list and --json take --cycles or --irq");
 	if (o->format && strcmp(o->format, "svg") && strcmp(o->format, "png") &&
 	    strcmp(o->format, "pdf"))
-		return usage_error("unknown format (svg, png or pdf)", o->format);
+		return cli_usage_error("unknown format (svg, png or pdf) '%s'", o->format);
 	if (o->sel == SEL_CLASS && !o->radius)
 		o->radius = 1;
 	return 0;
@@ -559,7 +543,7 @@ int main(int argc, char **argv)
 	unsigned long long v;
 	int c, nsel = 0, ret;
 
-	error_set_prog(argv[0]);
+	cli_init(argv[0], usage_line);
 	while ((c = getopt_long(argc, argv, "o:T:ljpvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'D':
@@ -586,19 +570,19 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			if (parse_uint(optarg, 1000000, &v) || !v)
-				return usage_error("invalid --radius: expected a positive number, not", optarg);
+				return cli_usage_error("invalid --radius: expected a positive number, not '%s'", optarg);
 			o.radius = (unsigned int)v;
 			break;
 		case 'P':
 			if (parse_uint(optarg, INT64_MAX, &v) || !v)
-				return usage_error("invalid --report: expected a positive id, not", optarg);
+				return cli_usage_error("invalid --report: expected a positive id, not '%s'", optarg);
 			o.report = (int64_t)v;
 			o.sel = SEL_REPORT;
 			nsel++;
 			break;
 		case 'M':
 			if (parse_uint(optarg, SIZE_MAX, &v))
-				return usage_error("invalid --max-cycles: expected a number, not", optarg);
+				return cli_usage_error("invalid --max-cycles: expected a number, not '%s'", optarg);
 			o.max_cycles = (size_t)v;
 			break;
 		case 'o':
@@ -624,15 +608,13 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			print_help();
-			return fflush(stdout) || ferror(stdout) ?
-			       EXIT_FATAL : EXIT_OK;
+			return cli_help_done();
 		default:
-			fputs(usage_line, stderr);
-			return EXIT_USAGE;
+			return cli_usage();
 		}
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument", argv[optind]);
+		return cli_usage_error("unexpected argument '%s'", argv[optind]);
 	ret = check_opts(&o, nsel);
 	if (ret)
 		return ret;

@@ -18,16 +18,10 @@
 #include "report/report-print.h"
 #include "store/store.h"
 #include "symbolise/symbolise.h"
+#include "util/cli.h"
 #include "util/error.h"
 #include "util/json-writer.h"
 #include "util/strbuf.h"
-
-enum exit_code {
-	EXIT_OK = 0,
-	EXIT_PARTIAL = 1,
-	EXIT_FATAL = 2,
-	EXIT_USAGE = 64,
-};
 
 enum output { OUT_PLAIN, OUT_JSON, OUT_LIST };
 
@@ -148,12 +142,10 @@ static int report_db(const char *db, int64_t boot, bool all, int64_t show_id,
 	int ret = 0;
 
 	if (nfiles || (json && list) || (show_id && (list || boot || all)) ||
-	    (boot && all)) {
-		error(nfiles ? "cannot use --db with input files" :
-		      "cannot use --show with --list, --boot or --all, --json with --list, or --boot with --all");
-		fputs(usage_line, stderr);
-		return EXIT_USAGE;
-	}
+	    (boot && all))
+		return cli_usage_error("%s", nfiles ?
+				       "cannot use --db with input files" :
+				       "cannot use --show with --list, --boot or --all, --json with --list, or --boot with --all");
 	st = store_open(db, STORE_READ_ONLY);
 	if (!st)
 		return EXIT_FATAL;
@@ -189,13 +181,8 @@ static int report_db(const char *db, int64_t boot, bool all, int64_t show_id,
 		jsonw_destroy(&o->json);
 	}
 	store_close(st);
-	if (fflush(stdout) || ferror(stdout)) {
-		error("unable to write output: %s", strerror(errno));
-		return EXIT_FATAL;
-	}
-	if (ret)
-		return EXIT_FATAL;
-	return o->truncated ? EXIT_PARTIAL : EXIT_OK;
+	return cli_exit(ret ? EXIT_FATAL :
+			o->truncated ? EXIT_PARTIAL : EXIT_OK);
 }
 
 int main(int argc, char **argv)
@@ -222,7 +209,7 @@ int main(int argc, char **argv)
 	int64_t boot = 0, show_id = 0;
 	int c, i;
 
-	error_set_prog(argv[0]);
+	cli_init(argv[0], usage_line);
 	while ((c = getopt_long(argc, argv, "jplt:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -264,37 +251,23 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			print_help();
-			return fflush(stdout) || ferror(stdout) ?
-			       EXIT_FATAL : EXIT_OK;
+			return cli_help_done();
 		default:
-			fputs(usage_line, stderr);
-			return EXIT_USAGE;
+			return cli_usage();
 		}
 	}
-	if (json && list) {
-		error("cannot use --json and --list together");
-		fputs(usage_line, stderr);
-		return EXIT_USAGE;
-	}
-	if (db && (so.vmlinux || so.modules_dir)) {
-		error("--vmlinux and --modules apply to log files, not --db "
-		      "(lockdep-collect --db symbolises what it stores)");
-		fputs(usage_line, stderr);
-		return EXIT_USAGE;
-	}
+	if (json && list)
+		return cli_usage_error("cannot use --json and --list together");
+	if (db && (so.vmlinux || so.modules_dir))
+		return cli_usage_error("--vmlinux and --modules apply to log files, not --db "
+				       "(lockdep-collect --db symbolises what it stores)");
 	if (db)
 		return report_db(db, boot, all, show_id, list, json, &o,
 				 argc - optind);
-	if (boot || all || show_id) {
-		error("--boot, --all and --show need --db");
-		fputs(usage_line, stderr);
-		return EXIT_USAGE;
-	}
-	if (optind == argc) {
-		error("no input file (use '-' for standard input)");
-		fputs(usage_line, stderr);
-		return EXIT_USAGE;
-	}
+	if (boot || all || show_id)
+		return cli_usage_error("--boot, --all and --show need --db");
+	if (optind == argc)
+		return cli_usage_error("no input file (use '-' for standard input)");
 	o.output = json ? OUT_JSON : list ? OUT_LIST : OUT_PLAIN;
 	if (json) {
 		o.json = jsonw_new(stdout, o.pretty);
@@ -320,12 +293,7 @@ int main(int argc, char **argv)
 		jsonw_end_array(o.json);
 		jsonw_destroy(&o.json);
 	}
-	/* Check for ENOSPC and EIO on the way out, as perf does. */
-	if (fflush(stdout) || ferror(stdout)) {
-		error("unable to write output: %s", strerror(errno));
-		return EXIT_FATAL;
-	}
 	if (failed == (unsigned int)(argc - optind))
-		return EXIT_FATAL;
-	return failed || o.truncated ? EXIT_PARTIAL : EXIT_OK;
+		return cli_exit(EXIT_FATAL);
+	return cli_exit(failed || o.truncated ? EXIT_PARTIAL : EXIT_OK);
 }

@@ -22,17 +22,11 @@
 #include "parse/klog-shapes.h"
 #include "report/report-print.h"
 #include "symbolise/symbolise.h"
+#include "util/cli.h"
 #include "util/error.h"
 #include "util/json-writer.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-enum exit_code {
-	EXIT_OK = 0,
-	EXIT_PARTIAL = 1,
-	EXIT_FATAL = 2,
-	EXIT_USAGE = 64,
-};
 
 struct sym_cli {
 	struct symboliser *sym;
@@ -248,7 +242,7 @@ int main(int argc, char **argv)
 	const struct symbolise_stats *st;
 	int ch, ret = EXIT_OK;
 
-	error_set_prog(argv[0]);
+	cli_init(argv[0], usage_line);
 	while ((ch = getopt_long(argc, argv, "e:m:k:jh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
@@ -275,18 +269,13 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			print_help();
-			return fflush(stdout) || ferror(stdout) ?
-			       EXIT_FATAL : EXIT_OK;
+			return cli_help_done();
 		default:
-			fputs(usage_line, stderr);
-			return EXIT_USAGE;
+			return cli_usage();
 		}
 	}
-	if (!so.vmlinux && !so.modules_dir) {
-		error("nothing to symbolise against (use --vmlinux or --modules)");
-		fputs(usage_line, stderr);
-		return EXIT_USAGE;
-	}
+	if (!so.vmlinux && !so.modules_dir)
+		return cli_usage_error("nothing to symbolise against (use --vmlinux or --modules)");
 	c.sym = symboliser_new(&so);
 	if (optind < argc) {
 		for (int i = optind; i < argc; i++)
@@ -308,9 +297,5 @@ int main(int argc, char **argv)
 			ret = EXIT_PARTIAL;
 	}
 	symboliser_free(c.sym);
-	if (fflush(stdout) || ferror(stdout)) {
-		error("unable to write output: %s", strerror(errno));
-		return EXIT_FATAL;
-	}
-	return ret;
+	return cli_exit(ret);
 }

@@ -27,12 +27,18 @@ static void report(const char *kind, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+int verror(const char *fmt, va_list ap)
+{
+	report("error", fmt, ap);
+	return -1;
+}
+
 int error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("error", fmt, ap);
+	verror(fmt, ap);
 	va_end(ap);
 	return -1;
 }

@@ -11,12 +11,16 @@
 #ifndef UTIL_ERROR_H
 #define UTIL_ERROR_H
 
+#include <stdarg.h>
+
 /* Set once by main(); defaults to "lockdep-tools". */
 void error_set_prog(const char *argv0);
 const char *error_prog(void);
 
 __attribute__((format(printf, 1, 2)))
 int error(const char *fmt, ...);
+__attribute__((format(printf, 1, 0)))
+int verror(const char *fmt, va_list ap);
 __attribute__((format(printf, 1, 2)))
 void warning(const char *fmt, ...);
 
