@@ -268,13 +268,17 @@ int main(int argc, char **argv)
 		return cli_usage_error("--boot, --all and --show need --db");
 	if (optind == argc)
 		return cli_usage_error("no input file (use '-' for standard input)");
+	if (so.vmlinux || so.modules_dir) {
+		so.vmlinux_required = true;
+		o.sym = symboliser_new(&so);
+		if (!o.sym)
+			return EXIT_FATAL;
+	}
 	o.output = json ? OUT_JSON : list ? OUT_LIST : OUT_PLAIN;
 	if (json) {
 		o.json = jsonw_new(stdout, o.pretty);
 		jsonw_start_array(o.json);
 	}
-	if (so.vmlinux || so.modules_dir)
-		o.sym = symboliser_new(&so);
 	for (i = optind; i < argc; i++)
 		if (parse_file(argv[i], &next_id, &o))
 			failed++;

@@ -276,7 +276,10 @@ int main(int argc, char **argv)
 	}
 	if (!so.vmlinux && !so.modules_dir)
 		return cli_usage_error("nothing to symbolise against (use --vmlinux or --modules)");
+	so.vmlinux_required = true;
 	c.sym = symboliser_new(&so);
+	if (!c.sym)
+		return EXIT_FATAL;
 	if (optind < argc) {
 		for (int i = optind; i < argc; i++)
 			add_line(&c, &b, "<argument>", i - optind + 1, argv[i]);

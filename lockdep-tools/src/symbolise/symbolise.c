@@ -49,16 +49,20 @@ static bool same_build_id(const char *a, const char *b)
 	return !strcasecmp(a, b);
 }
 
-static struct sym_binary *open_vmlinux(struct symboliser *s)
+/* s->vmlinux, if usable; -1 when a required one cannot be read. */
+static int open_vmlinux(struct symboliser *s)
 {
 	const char *path = s->opts.vmlinux, *err = NULL;
 	struct sym_binary *b = sym_binary_open(path, &err);
 
 	if (!b) {
+		if (s->opts.vmlinux_required)
+			return error("unable to open vmlinux '%s': %s", path,
+				     err);
 		if (!s->opts.quiet)
 			warning("unable to open vmlinux '%s': %s; kernel frames stay unsymbolised",
 				path, err);
-		return NULL;
+		return 0;
 	}
 	if (s->opts.build_id && (!b->build_id ||
 				 !same_build_id(b->build_id, s->opts.build_id))) {
@@ -67,12 +71,13 @@ static struct sym_binary *open_vmlinux(struct symboliser *s)
 				path, b->build_id ? b->build_id : "(none)",
 				s->opts.build_id);
 		sym_binary_free(b);
-		return NULL;
+		return 0;
 	}
 	if (!sym_binary_has_dwarf(b) && !s->opts.quiet)
 		warning("vmlinux '%s' has no DWARF: functions only, no file:line",
 			path);
-	return b;
+	s->vmlinux = b;
+	return 0;
 }
 
 struct symboliser *symboliser_new(const struct symbolise_opts *opts)
@@ -83,8 +88,10 @@ struct symboliser *symboliser_new(const struct symbolise_opts *opts)
 	s->opts.vmlinux = opt_strdup(opts->vmlinux);
 	s->opts.modules_dir = opt_strdup(opts->modules_dir);
 	s->opts.build_id = opt_strdup(opts->build_id);
-	if (s->opts.vmlinux)
-		s->vmlinux = open_vmlinux(s);
+	if (s->opts.vmlinux && open_vmlinux(s)) {
+		symboliser_free(s);
+		return NULL;
+	}
 	return s;
 }
 

@@ -29,7 +29,8 @@
  *      and the symbol's size consistent with the printed size), or left
  *      exactly as it was. Wrong answers are worse than none.
  *  (3) A missing or mismatched vmlinux or module is warned about once
- *      (util/error.h warning()), never per frame.
+ *      (util/error.h warning()), never per frame; a vmlinux_required that
+ *      cannot be read is an error instead, and there is no symboliser.
  */
 #ifndef SYMBOLISE_SYMBOLISE_H
 #define SYMBOLISE_SYMBOLISE_H
@@ -56,6 +57,12 @@ struct symbolise_opts {
 	bool has_kaslr_offset;
 	/* no warnings on stderr (the counts are still in the stats) */
 	bool quiet;
+	/*
+	 * The user named this vmlinux: one that cannot be read (missing,
+	 * not an ELF file) is an error, not a warning. A build id other
+	 * than build_id is still only warned about.
+	 */
+	bool vmlinux_required;
 };
 
 /* Why frames were left as they were, counted per symboliser. */
@@ -81,9 +88,10 @@ enum symbolise_flags {
 struct symboliser;
 
 /*
- * Never NULL: a vmlinux that cannot be opened or whose build id differs
- * from opts->build_id is warned about here and its frames stay as they
- * are. The strings in opts are copied.
+ * A vmlinux that cannot be opened or whose build id differs from
+ * opts->build_id is warned about here and its frames stay as they are.
+ * NULL only with opts->vmlinux_required, after error() said why the
+ * vmlinux cannot be read. The strings in opts are copied.
  */
 struct symboliser *symboliser_new(const struct symbolise_opts *opts);
 void symboliser_free(struct symboliser *s);

@@ -112,11 +112,23 @@ test_expect_success 'mismatched build id: one warning, frames left alone' '
 	test "$(grep -c "^0x$call ??:0$" out)" = 2
 '
 
-test_expect_success 'missing vmlinux: warning naming it, exit 1' '
-	rc=0 &&
-	{ "$BIN/lockdep-symbolise" -e nowhere/vmlinux "f+0x1/0x2" >out 2>err || rc=$?; } &&
-	test "$rc" = 1 &&
-	grep "unable to open vmlinux '"'"'nowhere/vmlinux'"'"'" err
+# A --vmlinux the user named that cannot be read is an error in both
+# tools: exit 2, nothing printed, the file named.
+test_expect_success 'a --vmlinux that cannot be read is an error naming it (2)' '
+	echo "not an ELF file" >text &&
+	for vm in nowhere/vmlinux text; do
+		for tool in "lockdep-symbolise -e $vm f+0x1/0x2" \
+			    "lockdep-symbolise --vmlinux=$vm -m $TRASH" \
+			    "lockdep-report --vmlinux=$vm $CORPUS/020-circular.txt" \
+			    "lockdep-report -j --vmlinux=$vm --modules=$TRASH -"; do
+			rc=0 &&
+			{ $BIN/$tool </dev/null >out 2>err || rc=$?; } &&
+			test "$rc" = 2 && test ! -s out &&
+			grep "error: unable to open vmlinux '"'"'$vm'"'"'" err &&
+			! grep warning: err ||
+			{ echo "$tool: rc=$rc"; cat out err; return 1; }
+		done || return 1
+	done
 '
 
 test_expect_success 'usage errors: 64' '
