@@ -5,7 +5,8 @@
 # booted guest: it agrees with /proc/lockdep (same classes, same distance-1
 # edges), every class and trace it cites is in it, it hides addresses from a
 # reader kptr_restrict says may not see them, and a non-root reader is
-# refused.
+# refused. Stored by lockdep-collect with the vmlinux of the same build
+# (which the test checks), its traces, sites and keys are symbolised.
 #
 # The agent reads files only as root and sends no file metadata, so this test
 # boots the series' kernel with an initramfs of its own: busybox and a script
@@ -13,13 +14,17 @@
 # them with tar and writes the archive to a virtio-serial port that QEMU
 # stores in a host file. One boot, about a minute of TCG.
 #
-# KERNEL overrides the kernel image (default: build/linux's bzImage).
+# KERNEL overrides the kernel image (default: build/linux's bzImage),
+# VMLINUX its vmlinux (default: build/linux's).
 
 . "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
 
 KERNEL=${KERNEL:-${BUILD:-$TOP/build}/linux/arch/x86/boot/bzImage}
+VMLINUX=${VMLINUX:-${BUILD:-$TOP/build}/linux/vmlinux}
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 OUT=$TRASH/out
+DB=$TRASH/db
+q() { sqlite3 "$DB" "$1"; }
 
 make_initramfs() {
 	local root=$TRASH/root
@@ -43,6 +48,10 @@ make_initramfs() {
 	{ time cat /proc/lockdep_graph >$o/graph1; } 2>$o/time
 	cat /proc/lockdep >$o/lockdep
 	cat /proc/lockdep_graph >$o/graph2
+	# the rest of a saved /proc directory (lockdep-collect --proc-dir)
+	for f in version lockdep_stats lockdep_chains lock_stat; do
+		cat /proc/$f >$o/$f
+	done
 	stat -c '%a %u %g' /proc/lockdep_graph >$o/mode
 	su -s /bin/sh nobody -c 'id -u; cat /proc/version >/dev/null && echo ok' \
 		>$o/nobody-id 2>&1
@@ -218,6 +227,65 @@ test_expect_success 'kptr_restrict=2 hides every address' '
 		\$1 == \"class\" && \$3 != \"0x0\" { exit 1 }
 		\$1 == \"trace\" { n++; for (i = 4; i <= NF; i++) if (\$i != \"0x0\") exit 1 }
 		END { exit n == 0 }" "$OUT/graph-hidden"
+'
+
+# The same build: the export's build id is vmlinux's. Not a skip when they
+# differ: build/linux would then not be the kernel that was booted.
+test_expect_success 'the export and the vmlinux are of one build' '
+	id=$(awk "\$1 == \"build_id\" { print \$2 }" "$OUT/graph2") &&
+	readelf -n "$VMLINUX" >notes &&
+	grep -q "Build ID: $id\$" notes ||
+	{ echo "export build id ${id:-none}, $VMLINUX: $(grep "Build ID" notes)"; false; }
+'
+
+test_expect_success 'stored with vmlinux: traces symbolised, sites past lock primitives' '
+	mkdir pd &&
+	cp "$OUT/version" "$OUT/lockdep" "$OUT/lockdep_stats" \
+		"$OUT/lockdep_chains" "$OUT/lock_stat" pd/ &&
+	cp "$OUT/graph2" pd/lockdep_graph &&
+	"$BIN/lockdep-collect" --db "$DB" --proc-dir pd --label raw >collect.out &&
+	"$BIN/lockdep-collect" --db "$DB" --proc-dir pd --label sym \
+		--vmlinux "$VMLINUX" >collect.out &&
+	b=$(q "SELECT id FROM boots WHERE label = '\''sym'\''") &&
+	test "$(q "SELECT count(*) FROM graph_exports WHERE boot_id = $b
+		AND complete = 1 AND kaslr_offset IS NOT NULL")" = 1 &&
+	# most frames are named (not those in modules); the first always
+	named=$(q "SELECT count(*) FROM trace_frames WHERE boot_id = $b
+		AND func IS NOT NULL") &&
+	test "$named" -gt 0 &&
+	test $((named * 2)) -ge "$(q "SELECT count(*) FROM trace_frames
+		WHERE boot_id = $b")" &&
+	test "$(q "SELECT count(*) FROM trace_frames WHERE boot_id = $b
+		AND idx = 0 AND func IS NULL")" = 0 &&
+	q "SELECT site FROM traces WHERE boot_id = $b" >sites &&
+	test "$(grep -c "^[a-z_][a-zA-Z0-9_.]*+0x[0-9a-f]*/0x[0-9a-f]*" sites)" -gt 0 &&
+	! grep "^lock_acquire\|^_raw_spin_lock\|^mutex_lock_nested\|^__lock_acquire" sites &&
+	grep -q "(.*\.[ch]:[0-9]*)$" sites
+'
+
+test_expect_success 'stored with vmlinux: key symbols and the key identity' '
+	b=$(q "SELECT id FROM boots WHERE label = '\''sym'\''") &&
+	n=$(q "SELECT count(*) FROM classes WHERE boot_id = $b
+		AND key_symbol IS NOT NULL") &&
+	test "$n" -gt 0 &&
+	test "$(q "SELECT count(*) FROM classes WHERE boot_id = $b
+		AND identity LIKE '\''%@'\'' || key_symbol")" = "$n" &&
+	# a key in a symbol, never the lockdep class table itself
+	test "$(q "SELECT count(*) FROM classes WHERE boot_id = $b
+		AND key_symbol LIKE '\''lock_classes%'\''")" = 0 &&
+	# the offset of each key is the same without vmlinux
+	a=$(q "SELECT id FROM boots WHERE label = '\''raw'\''") &&
+	test "$(q "SELECT count(*) FROM classes a JOIN classes c
+		ON a.key_offset = c.key_offset AND a.graph_idx = c.graph_idx
+		WHERE a.boot_id = $a AND c.boot_id = $b")" = \
+		"$(awk "\$1 == \"counts\" { print \$2 }" "$OUT/graph2")"
+'
+
+test_expect_success 'lockdep-graph prints the symbolised site of a dependency' '
+	"$BIN/lockdep-graph" --db "$DB" --boot sym >g.dot &&
+	grep -o "site: [^\"]*" g.dot >sites &&
+	test "$(grep -c "site: unknown" sites)" -lt "$(wc -l <sites)" &&
+	grep -q "^site: [a-z_][a-zA-Z0-9_.]*+0x[0-9a-f]*/0x[0-9a-f]*" sites
 '
 
 if [ -s "$OUT/time" ]; then

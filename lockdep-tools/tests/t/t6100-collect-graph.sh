@@ -5,14 +5,13 @@ test_description='lockdep-collect --db stores /proc/lockdep_graph
 A raw directory made here from the real 6.1 fixtures, with the graph
 export of our kernel series (tests/fixtures/6.1/lockdep_graph, a
 self-consistent cut of a real one: vm/regen-fixtures.sh). Checks its
-classes, dependencies, traces and sites with sqlite3, with and without
-vmlinux, the sites lockdep-graph prints, and cut, hidden and broken
-exports.'
+classes, dependencies, traces and raw sites with sqlite3, and cut,
+hidden and broken exports. Symbolised against the vmlinux of the same
+build, which only a fresh boot has: vm/tests/t0400-graph-export.sh.'
 . "$(dirname "$0")/lib.sh"
 
 FIX=$TOP/lockdep-tools/tests/fixtures/6.1
 GRAPH=$FIX/lockdep_graph
-VMLINUX=${VMLINUX:-$TOP/build/linux/vmlinux}
 collect() { "$BIN/lockdep-collect" "$@"; }
 q() { sqlite3 "$DB" "$1"; }
 DB=$TRASH/db
@@ -98,55 +97,6 @@ test_expect_success 'without vmlinux: sites are raw and say so' '
 	test "$(q "SELECT count(*) FROM classes WHERE identity LIKE '\''%@%'\''")" = 0 &&
 	test "$(q "SELECT count(*) FROM dependency_sites WHERE site IS NOT NULL")" -gt 0
 '
-
-if test -r "$VMLINUX" && readelf -n "$VMLINUX" 2>/dev/null |
-	grep -q "Build ID: $(awk '$1 == "build_id" { print $2 }' "$GRAPH")"; then
-test_expect_success 'with vmlinux: symbolised traces, sites past lock primitives' '
-	collect --db "$DB" --raw-dir "$TRASH/raw" --vmlinux "$VMLINUX" \
-		--label sym >out 2>err &&
-	b=$(q "SELECT id FROM boots WHERE label = '\''sym'\''") &&
-	test "$(q "SELECT count(*) FROM graph_exports WHERE boot_id = $b
-		AND kaslr_offset IS NOT NULL")" = 1 &&
-	# most frames are named (not those in modules); the first always
-	named=$(q "SELECT count(*) FROM trace_frames WHERE boot_id = $b
-		AND func IS NOT NULL") &&
-	test $((named * 2)) -ge "$(q "SELECT count(*) FROM trace_frames
-		WHERE boot_id = $b")" &&
-	test "$(q "SELECT count(*) FROM trace_frames WHERE boot_id = $b
-		AND idx = 0 AND func IS NULL")" = 0 &&
-	q "SELECT site FROM traces WHERE boot_id = $b" >sites &&
-	test "$(grep -c "^[a-z_][a-zA-Z0-9_.]*+0x[0-9a-f]*/0x[0-9a-f]*" sites)" -gt 0 &&
-	! grep -q "^lock_acquire\|^_raw_spin_lock\|^mutex_lock_nested\|^__lock_acquire" sites &&
-	grep -q "(.*\.[ch]:[0-9]*)$" sites
-'
-
-test_expect_success 'with vmlinux: key symbols and the key identity' '
-	b=$(q "SELECT id FROM boots WHERE label = '\''sym'\''") &&
-	n=$(q "SELECT count(*) FROM classes WHERE boot_id = $b
-		AND key_symbol IS NOT NULL") &&
-	test "$n" -gt 0 &&
-	test "$(q "SELECT count(*) FROM classes WHERE boot_id = $b
-		AND identity LIKE '\''%@'\'' || key_symbol")" = "$n" &&
-	# a key in a symbol, never the lockdep class table itself
-	test "$(q "SELECT count(*) FROM classes WHERE boot_id = $b
-		AND key_symbol LIKE '\''lock_classes%'\''")" = 0 &&
-	# the key offset is the same in both boots of this one build
-	test "$(q "SELECT count(*) FROM classes a JOIN classes c
-		ON a.key_offset = c.key_offset AND a.graph_idx = c.graph_idx
-		WHERE a.boot_id = 1 AND c.boot_id = $b")" = "$(counts classes)"
-'
-
-test_expect_success 'lockdep-graph prints the symbolised site of a dependency' '
-	"$BIN/lockdep-graph" --db "$DB" --boot sym >g.dot 2>err &&
-	grep -o "site: [^\"]*" g.dot >sites &&
-	test "$(grep -c "site: unknown" sites)" -lt "$(wc -l <sites)" &&
-	grep -q "^site: [a-z_][a-zA-Z0-9_.]*+0x[0-9a-f]*/0x[0-9a-f]*" sites
-'
-else
-	test_skip 'with vmlinux: symbolised traces' "no vmlinux of build id of the fixture"
-	test_skip 'with vmlinux: key symbols' "no vmlinux of build id of the fixture"
-	test_skip 'lockdep-graph prints symbolised sites' "no vmlinux of build id of the fixture"
-fi
 
 test_expect_success 'a cut export: stored as far as it goes, said so' '
 	head -n $(($(wc -l <"$GRAPH") / 2)) "$GRAPH" >"$TRASH/cut" &&
