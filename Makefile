@@ -46,6 +46,14 @@ tools: deps
 initramfs: kernel tools
 	@vm/initramfs.sh
 
+# The unpatched 6.1 tree with the same .config: the peer of
+# bench/lock-hotpath.sh (KERNEL_VARIANT in vm/lib.sh).
+kernel-plain: kernel
+	@KERNEL_VARIANT=plain vm/kernel.sh all
+
+initramfs-plain: kernel-plain tools
+	@KERNEL_VARIANT=plain vm/initramfs.sh
+
 vm-boot: initramfs
 	@vm/boot.sh -n boot -a "$(APPEND)"
 
@@ -100,10 +108,12 @@ bench: tools
 
 clean:
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) clean
-	rm -rf $(BUILD)/vm $(BUILD)/san $(BUILD)/initramfs $(BUILD)/initramfs.cpio.gz
+	rm -rf $(BUILD)/vm $(BUILD)/san $(BUILD)/initramfs $(BUILD)/initramfs.cpio.gz \
+		$(BUILD)/initramfs-plain $(BUILD)/initramfs-plain.cpio.gz
 
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps kernel tools initramfs vm-boot demo install export-patches check bench \
-	check-patches check-unit check-tools check-fuzz check-boot clean distclean
+.PHONY: all deps kernel kernel-plain tools initramfs initramfs-plain vm-boot demo install \
+	export-patches check bench check-patches check-unit check-tools check-fuzz check-boot \
+	clean distclean

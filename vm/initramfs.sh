@@ -2,28 +2,29 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Pack build/initramfs.cpio.gz: static busybox, our /init, the guest agent
-# and the kernel's installed modules. Rebuilt from scratch every time: it
-# takes under a second.
+# and the kernel's installed modules (KERNEL_VARIANT=plain: the plain
+# kernel's, into build/initramfs-plain.cpio.gz). Rebuilt from scratch
+# every time: it takes under a second.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=initramfs
 
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 AGENT=$BUILD/bin/lockdep-agent
-OUT=$BUILD/initramfs.cpio.gz
-ROOT=$BUILD/initramfs
+OUT=$INITRD
+ROOT=${INITRD%.cpio.gz}
 
 [ -x "$AGENT" ] || die "$AGENT missing: run 'make tools'"
 [ -x "$BUSYBOX" ] && ! readelf -l "$BUSYBOX" | grep -q INTERP ||
 	die "$BUSYBOX is not a static busybox: apt-get install busybox-static"
-[ -d "$BUILD/modules/lib/modules" ] || die "no installed modules: run 'make kernel'"
+[ -d "$MODULES/lib/modules" ] || die "no installed modules in $MODULES: run 'make kernel'"
 
 rm -rf "$ROOT"
 mkdir -p "$ROOT"/{bin,dev,proc,sys,tmp,lib}
 cp "$BUSYBOX" "$ROOT/bin/busybox"
 cp "$AGENT" "$ROOT/bin/lockdep-agent"
 install -m 0755 "$TOP/vm/init" "$ROOT/init"
-cp -a "$BUILD/modules/lib/modules" "$ROOT/lib/"
+cp -a "$MODULES/lib/modules" "$ROOT/lib/"
 (cd "$ROOT" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -9n >"$OUT.tmp"
 mv "$OUT.tmp" "$OUT"

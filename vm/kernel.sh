@@ -13,6 +13,13 @@
 #            on top of "pristine" (the only way patches are edited)
 #   all      tree + patches + config + build
 # Each step is skipped when a stamp of its inputs says nothing changed.
+#
+# KERNEL_VARIANT=plain (see lib.sh) runs the same steps for the baseline
+# of bench/lock-hotpath.sh: build/linux-plain, a worktree of "pristine"
+# with no patches, configured from the same fragment (options that only
+# the series defines drop out, and nothing else may differ from the
+# lockdep kernel's .config), with the scenario module built out of tree
+# from the series' lib/test_lockdep_scenarios.c.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=kernel
@@ -22,6 +29,11 @@ CONFIG_FRAGMENT=$PATCHES/lockdep.config
 JOBS=${JOBS:-$(nproc)}
 export CCACHE_DIR=$BUILD/ccache
 export CCACHE_BASEDIR=$KSRC
+STAMP=$KSRC.stamp
+VARIANT=${KERNEL_VARIANT:-lockdep}
+# Log names of the plain kernel's steps start with "plain-".
+LOG=""
+[ "$VARIANT" = plain ] && LOG=plain-
 # Deterministic kernel version strings keep ccache hits across rebuilds.
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=lockdep KBUILD_BUILD_HOST=qemu
@@ -43,36 +55,52 @@ do_tree() {
 	local pkgver
 	[ -f "$TARBALL" ] || die "$TARBALL missing: apt-get install linux-source-6.1 (or run 'make deps')"
 	pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
-	if [ -f "$BUILD/linux.stamp-tree" ] &&
-	   [ "$(cat "$BUILD/linux.stamp-tree")" = "$pkgver" ] &&
-	   git -C "$KSRC" rev-parse -q --verify pristine >/dev/null; then
+	if [ -f "$KREPO.stamp-tree" ] &&
+	   [ "$(cat "$KREPO.stamp-tree")" = "$pkgver" ] &&
+	   git -C "$KREPO" rev-parse -q --verify pristine >/dev/null; then
 		progress "tree: linux-source-6.1 $pkgver already unpacked"
 		return
 	fi
-	rm -rf "$KSRC" "$BUILD"/linux.stamp-*
-	mkdir -p "$KSRC"
-	run_logged unpack tar -C "$KSRC" --strip-components=1 -xf "$TARBALL"
+	rm -rf "$KREPO" "$KREPO".stamp-*
+	mkdir -p "$KREPO"
+	run_logged unpack tar -C "$KREPO" --strip-components=1 -xf "$TARBALL"
 	run_logged git-pristine sh -c '
 		cd "$1" && git init -q -b lockdep &&
 		git -c user.name=lockdep -c user.email=lockdep@localhost \
 			add -A -f . &&
 		git -c user.name=lockdep -c user.email=lockdep@localhost \
 			commit -q -m "linux-source-6.1 $2 (pristine)" &&
-		git tag pristine' sh "$KSRC" "$pkgver"
-	echo "$pkgver" >"$BUILD/linux.stamp-tree"
+		git tag pristine' sh "$KREPO" "$pkgver"
+	echo "$pkgver" >"$KREPO.stamp-tree"
 	echo "linux-source-6.1 $pkgver" >"$BUILD/linux-source-version"
+}
+
+# The plain tree: a detached worktree of "pristine", made anew whenever the
+# repo was (its HEAD is then no longer the repo's pristine commit).
+do_tree_plain() {
+	local want
+	do_tree
+	want=$(git -C "$KREPO" rev-parse pristine)
+	if [ "$(git -C "$KSRC" rev-parse -q --verify HEAD 2>/dev/null)" = "$want" ] &&
+	   [ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ]; then
+		progress "tree: plain worktree at pristine"
+		return
+	fi
+	rm -rf "$KSRC" "$STAMP"-*
+	git -C "$KREPO" worktree prune
+	run_logged worktree-plain git -C "$KREPO" worktree add -f --detach "$KSRC" pristine
 }
 
 do_patches() {
 	local stamp files
 	mapfile -t files < <(series_files)
 	stamp=$(content_hash "$PATCHES/series" "${files[@]}" 2>/dev/null || echo none)
-	if [ -f "$BUILD/linux.stamp-patches" ] &&
-	   [ "$(cat "$BUILD/linux.stamp-patches")" = "$stamp" ]; then
+	if [ -f "$STAMP-patches" ] &&
+	   [ "$(cat "$STAMP-patches")" = "$stamp" ]; then
 		progress "patches: series unchanged (${#files[@]} patches)"
 		return
 	fi
-	rm -f "$BUILD/linux.stamp-patches"
+	rm -f "$STAMP-patches"
 	git -C "$KSRC" am --abort >/dev/null 2>&1 || true
 	git -C "$KSRC" checkout -q -f -B lockdep pristine
 	if [ ${#files[@]} -gt 0 ]; then
@@ -80,18 +108,27 @@ do_patches() {
 			-c user.email=lockdep@localhost am --whitespace=error-all "${files[@]}"
 	fi
 	progress "patches: ${#files[@]} applied"
-	echo "$stamp" >"$BUILD/linux.stamp-patches"
+	echo "$stamp" >"$STAMP-patches"
 }
 
-# Every CONFIG_ line of the fragment must read the same in .config.
+# The Kconfig symbols that only the series defines, one per line.
+series_symbols() {
+	git -C "$KREPO" diff pristine lockdep -- '*Kconfig*' |
+		sed -n 's/^+\(menu\)\{0,1\}config \([A-Z0-9_]*\)$/\2/p' | sort -u
+}
+
+# Every CONFIG_ line of the fragment must read the same in .config (in
+# the plain tree, except the options only the series defines).
 check_config() {
-	local line opt want got bad=0
+	local line opt want got bad=0 skip=""
+	[ "$VARIANT" = plain ] && skip=$(series_symbols)
 	while read -r line; do
 		case $line in
 		CONFIG_*=*) opt=${line%%=*} want=$line ;;
 		'# CONFIG_'*' is not set') opt=${line#\# } opt=${opt%% *} want="" ;;
 		*) continue ;;
 		esac
+		grep -qx "${opt#CONFIG_}" <<<"$skip" && continue
 		got=$(grep -E "^$opt=" "$KSRC/.config" || true)
 		if [ "$got" != "$want" ]; then
 			echo "config: $opt: requested '${want:-n}', got '${got:-n}'" >&2
@@ -101,38 +138,73 @@ check_config() {
 	[ $bad = 0 ] || die "requested options were dropped by olddefconfig (missing dependency?)"
 }
 
+# The plain kernel's .config must be the lockdep kernel's, but for the
+# series' own options: otherwise the bench compares two configurations.
+check_same_config() {
+	local filter
+	filter="^(# )?CONFIG_($(series_symbols | paste -sd'|'))[= ]"
+	if ! diff -u <(grep -Ev "$filter" "$KREPO/.config") \
+		<(grep -Ev "$filter" "$KSRC/.config") >"$LOGS/${LOG}config-diff.log"; then
+		sed -n '3,20p' "$LOGS/${LOG}config-diff.log" >&2
+		die "the plain .config differs from $KREPO/.config (see $LOGS/${LOG}config-diff.log)"
+	fi
+}
+
 do_config() {
 	local stamp
 	stamp=$(content_hash "$CONFIG_FRAGMENT")-$(git -C "$KSRC" rev-parse HEAD)
-	if [ -f "$BUILD/linux.stamp-config" ] &&
-	   [ "$(cat "$BUILD/linux.stamp-config")" = "$stamp" ] && [ -f "$KSRC/.config" ]; then
+	if [ "$VARIANT" = plain ]; then
+		[ -f "$KREPO.stamp-config" ] ||
+			die "configure the lockdep kernel first ('make kernel'): its .config is the reference"
+		stamp=$stamp-$(content_hash "$KREPO/.config")
+	fi
+	if [ -f "$STAMP-config" ] &&
+	   [ "$(cat "$STAMP-config")" = "$stamp" ] && [ -f "$KSRC/.config" ]; then
 		progress "config: unchanged"
 		return
 	fi
-	run_logged config sh -c '
+	run_logged "${LOG}config" sh -c '
 		make -C "$1" ARCH=x86_64 tinyconfig &&
 		cd "$1" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m .config \
 			kernel/configs/kvm_guest.config "$2" &&
 		make ARCH=x86_64 olddefconfig' sh "$KSRC" "$CONFIG_FRAGMENT"
 	check_config
-	echo "$stamp" >"$BUILD/linux.stamp-config"
+	[ "$VARIANT" = plain ] && check_same_config
+	echo "$stamp" >"$STAMP-config"
+}
+
+# The plain tree has no scenario module: build the series' source of it
+# out of tree against the plain kernel, into the same modules directory.
+build_scenarios_out_of_tree() {
+	local dir=$KSRC.scenarios
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	git -C "$KREPO" show lockdep:lib/test_lockdep_scenarios.c \
+		>"$dir/test_lockdep_scenarios.c"
+	echo 'obj-m := test_lockdep_scenarios.o' >"$dir/Kbuild"
+	run_logged "${LOG}scenarios-build" kmake M="$dir" modules
+	run_logged "${LOG}scenarios-install" kmake M="$dir" \
+		INSTALL_MOD_PATH="$MODULES" INSTALL_MOD_STRIP=1 modules_install
 }
 
 do_build() {
 	local stamp
-	stamp=$(cat "$BUILD/linux.stamp-config")-$(git -C "$KSRC" rev-parse HEAD)
-	if [ -f "$BUILD/linux.stamp-build" ] &&
-	   [ "$(cat "$BUILD/linux.stamp-build")" = "$stamp" ] &&
+	stamp=$(cat "$STAMP-config")-$(git -C "$KSRC" rev-parse HEAD)
+	[ "$VARIANT" = plain ] &&
+		stamp=$stamp-$(git -C "$KREPO" rev-parse lockdep:lib/test_lockdep_scenarios.c)
+	if [ -f "$STAMP-build" ] &&
+	   [ "$(cat "$STAMP-build")" = "$stamp" ] &&
 	   [ -f "$KSRC/arch/x86/boot/bzImage" ]; then
 		progress "build: up to date"
 		return
 	fi
-	rm -f "$BUILD/linux.stamp-build"
-	run_logged kernel-build kmake -j"$JOBS" bzImage modules
-	rm -rf "$BUILD/modules"
-	run_logged modules-install kmake INSTALL_MOD_PATH="$BUILD/modules" \
+	rm -f "$STAMP-build"
+	run_logged "${LOG}kernel-build" kmake -j"$JOBS" bzImage modules
+	rm -rf "$MODULES"
+	run_logged "${LOG}modules-install" kmake INSTALL_MOD_PATH="$MODULES" \
 		INSTALL_MOD_STRIP=1 modules_install
-	echo "$stamp" >"$BUILD/linux.stamp-build"
+	[ "$VARIANT" = plain ] && build_scenarios_out_of_tree
+	echo "$stamp" >"$STAMP-build"
 	progress "build: $(kmake -s kernelrelease) ($(cat "$BUILD/linux-source-version"))"
 }
 
@@ -150,6 +222,16 @@ do_export() {
 	progress "export: $n patches written to kernel-patches/"
 }
 
+if [ "$VARIANT" = plain ]; then
+	case ${1:-all} in
+	tree) do_tree_plain ;;
+	config) do_config ;;
+	build) do_build ;;
+	all) do_tree_plain; do_config; do_build ;;
+	*) echo "usage: KERNEL_VARIANT=plain $0 [tree|config|build|all]" >&2; exit 64 ;;
+	esac
+	exit
+fi
 case ${1:-all} in
 tree) do_tree ;;
 patches) do_patches ;;

@@ -5,8 +5,20 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 LOGS=$BUILD/logs
-KSRC=$BUILD/linux
 PATCHES=$TOP/kernel-patches
+# The git repo that holds the pristine tree and the series (branch lockdep).
+KREPO=$BUILD/linux
+# KERNEL_VARIANT picks the kernel that kernel.sh builds and the guest boots:
+#   lockdep  the tree with kernel-patches/ applied (default)
+#   plain    the pristine tree, same config, the scenario module built out of
+#            tree: the baseline of bench/lock-hotpath.sh
+case ${KERNEL_VARIANT:-lockdep} in
+lockdep) KSRC=$KREPO MODULES=$BUILD/modules INITRD=$BUILD/initramfs.cpio.gz ;;
+plain) KSRC=$BUILD/linux-plain MODULES=$BUILD/linux-plain.modules
+	INITRD=$BUILD/initramfs-plain.cpio.gz ;;
+*) echo "KERNEL_VARIANT must be lockdep or plain, not '$KERNEL_VARIANT'" >&2
+	exit 64 ;;
+esac
 mkdir -p "$LOGS"
 
 _t0=$(date +%s)

@@ -13,7 +13,8 @@
 # The guest is killed after SECONDS (default 300) so a hung guest never
 # hangs the caller: exit status 124 then. ACCEL=tcg|kvm|auto picks the
 # accelerator; auto (default) uses KVM only if vm/kvm-probe.sh says a KVM
-# guest boots on this machine, and TCG otherwise.
+# guest boots on this machine, and TCG otherwise. KERNEL_VARIANT=plain
+# boots the plain kernel and its initramfs (see lib.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=qemu
@@ -31,7 +32,7 @@ while getopts d:t:a: opt; do
 done
 
 kernel=$KSRC/arch/x86/boot/bzImage
-initrd=$BUILD/initramfs.cpio.gz
+initrd=$INITRD
 [ -f "$kernel" ] || die "$kernel missing: run 'make kernel'"
 [ -f "$initrd" ] || die "$initrd missing: run 'make initramfs'"
 
