@@ -79,7 +79,7 @@ export-patches:
 	@vm/kernel.sh export
 
 # The kernel first: unit and tool tests use its vmlinux as real data.
-check: kernel check-patches check-unit check-tools check-fuzz check-boot
+check: kernel check-patches check-unit check-tools check-fuzz check-boot check-bench
 
 check-unit: deps
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) check-unit
@@ -102,8 +102,14 @@ check-fuzz: deps
 check-boot: initramfs
 	@tests/run-tap.sh vm/tests/t*.sh
 
-# Speed and memory as ratios against peers; never part of 'make check'.
-bench: tools
+# The guest-side benchmark harness, once and short: both kernels boot, the
+# loop runs, lockdep stays on. Times are printed, never judged.
+check-bench: initramfs initramfs-plain
+	@ROUNDS=1 REPEATS=2 bench/lock-hotpath.sh
+
+# Speed and memory as ratios against peers; make check runs only the
+# guest harness, once and short (check-bench).
+bench: tools initramfs initramfs-plain
 	@set -e; for b in bench/*.sh; do $$b; done
 
 clean:
@@ -116,4 +122,4 @@ distclean:
 
 .PHONY: all deps kernel kernel-plain tools initramfs initramfs-plain vm-boot demo install \
 	export-patches check bench check-patches check-unit check-tools check-fuzz check-boot \
-	clean distclean
+	check-bench clean distclean

@@ -14,7 +14,8 @@
 # hangs the caller: exit status 124 then. ACCEL=tcg|kvm|auto picks the
 # accelerator; auto (default) uses KVM only if vm/kvm-probe.sh says a KVM
 # guest boots on this machine, and TCG otherwise. KERNEL_VARIANT=plain
-# boots the plain kernel and its initramfs (see lib.sh).
+# boots the plain kernel and its initramfs (see lib.sh). QEMU_ARGS: more
+# QEMU options, split on spaces (for example "-icount shift=0").
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=qemu
@@ -58,7 +59,7 @@ timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
 	-device virtio-serial-pci,id=vser0 \
 	-chardev "socket,id=agent,path=$dir/agent.sock,server=on,wait=off" \
 	-device virtserialport,bus=vser0.0,chardev=agent,name=org.lockdep.agent \
-	>"$dir/qemu.log" 2>&1
+	${QEMU_ARGS:-} >"$dir/qemu.log" 2>&1
 rc=$?
 set -e
 case $rc in
