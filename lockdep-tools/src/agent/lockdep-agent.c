@@ -117,16 +117,10 @@ int main(int argc, char **argv)
 			return cli_usage();
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "lockdep-agent: unexpected argument '%s'\n",
-			argv[optind]);
-		return cli_usage();
-	}
-	if (port && listen_path) {
-		fputs("lockdep-agent: --port and --listen cannot be used together\n",
-		      stderr);
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (port && listen_path)
+		return cli_usage_error("--port and --listen cannot be used together");
 	/* a vanished host must not kill us: writes then fail with EPIPE */
 	signal(SIGPIPE, SIG_IGN);
 	if (listen_path)

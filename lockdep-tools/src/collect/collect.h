@@ -11,11 +11,7 @@
 
 #include "collect/sink.h"
 #include "collect/summary.h"
-
-#define COLLECT_EXIT_OK		0
-#define COLLECT_EXIT_PARTIAL	1
-#define COLLECT_EXIT_FATAL	2
-#define COLLECT_EXIT_USAGE	64
+#include "util/cli.h"
 
 struct collect_agent_opts {
 	const char *socket_path;
@@ -35,8 +31,8 @@ void collect_progress(int64_t t0_ms, const char *fmt, ...)
  * allow-listed file, a KMSG dump, each trigger in @sum (with a KMSG dump
  * after it), a KMSG follow if asked (a guest that powers off ends it
  * without error, and then no POWEROFF is sent), and POWEROFF if asked. Returns 0 when the run went as far as
- * it could (@sum says how complete it is), COLLECT_EXIT_PARTIAL when the
- * power-off asked for did not happen either, or COLLECT_EXIT_FATAL when
+ * it could (@sum says how complete it is), EXIT_PARTIAL when the
+ * power-off asked for did not happen either, or EXIT_FATAL when
  * nothing could be collected or saving failed; errors are printed.
  */
 int collect_from_agent(const struct collect_agent_opts *o,

@@ -56,15 +56,6 @@ static const char usage_text[] =
 	"required but missing, a trigger or the power-off failed; what arrived\n"
 	"is stored), 2 fatal error (nothing stored in the database), 64 usage.\n";
 
-/* lockdep-collect says what was wrong without "error: " before it. */
-static int usage_error(const char *fmt, const char *arg)
-{
-	fputs("lockdep-collect: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n", stderr);
-	return cli_usage();
-}
-
 static int parse_timeout(const char *arg, int *out)
 {
 	char *end;
@@ -96,21 +87,21 @@ static int check_args(const struct collect_args *a)
 	if (!a->agent.socket_path && a->raw_dir)
 		n++;
 	if (n != 1)
-		return usage_error("%s", n ? "give only one source: --socket, --raw-dir, --log, --proc-dir or --local"
+		return cli_usage_error("%s", n ? "give only one source: --socket, --raw-dir, --log, --proc-dir or --local"
 					   : "no source: give --socket, --raw-dir, --log, --proc-dir or --local");
 	if (a->agent.socket_path) {
 		if (!a->raw_dir && !a->db)
-			return usage_error("%s", "--socket needs --raw-dir DIR, --db FILE or both");
+			return cli_usage_error("%s", "--socket needs --raw-dir DIR, --db FILE or both");
 		if (a->log || a->proc_dir || a->local)
-			return usage_error("%s", "cannot use --socket with another source");
+			return cli_usage_error("%s", "cannot use --socket with another source");
 	} else {
 		if (!a->db)
-			return usage_error("%s", "--raw-dir, --log, --proc-dir and --local need --db FILE");
+			return cli_usage_error("%s", "--raw-dir, --log, --proc-dir and --local need --db FILE");
 		if (a->agent_only)
-			return usage_error("%s", "--timeout, --poweroff, --trigger, --follow and --duration need --socket");
+			return cli_usage_error("%s", "--timeout, --poweroff, --trigger, --follow and --duration need --socket");
 	}
 	if (!a->db && (a->label || a->vmlinux || a->modules))
-		return usage_error("%s", "--label, --vmlinux and --modules need --db FILE");
+		return cli_usage_error("%s", "--label, --vmlinux and --modules need --db FILE");
 	if (a->agent.socket_path)
 		return SRC_AGENT;
 	if (a->raw_dir)
@@ -171,7 +162,7 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 			break;
 		case 't':
 			if (parse_timeout(optarg, &a->agent.timeout_s))
-				return usage_error("invalid --timeout '%s': expected a positive number of seconds",
+				return cli_usage_error("invalid --timeout '%s': expected a positive number of seconds",
 						   optarg);
 			a->agent_only = true;
 			break;
@@ -180,7 +171,7 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 			break;
 		case 'T':
 			if (!proto_scenario_valid(optarg, strlen(optarg)))
-				return usage_error("invalid --trigger '%s': expected 1-64 characters of [a-z0-9_-]",
+				return cli_usage_error("invalid --trigger '%s': expected 1-64 characters of [a-z0-9_-]",
 						   optarg);
 			a->triggers[a->ntriggers++] = optarg;
 			a->agent_only = true;
@@ -190,7 +181,7 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 			break;
 		case 'D':
 			if (parse_timeout(optarg, &a->agent.duration_s))
-				return usage_error("invalid --duration '%s': expected a positive number of seconds",
+				return cli_usage_error("invalid --duration '%s': expected a positive number of seconds",
 						   optarg);
 			a->agent.follow = a->agent_only = true;
 			break;
@@ -202,7 +193,7 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 		}
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("unexpected argument '%s'", argv[optind]);
 	return 0;
 }
 
@@ -284,16 +275,16 @@ static int run_source(const struct collect_args *a, enum source src,
 		return collect_from_agent(&a->agent, sum, sink);
 	case SRC_RAW_DIR:
 		return source_rawdir(a->raw_dir, sum, sink, names) ?
-		       COLLECT_EXIT_FATAL : 0;
+		       EXIT_FATAL : 0;
 	case SRC_LOG:
-		return source_log(a->log, sink) ? COLLECT_EXIT_FATAL : 0;
+		return source_log(a->log, sink) ? EXIT_FATAL : 0;
 	case SRC_PROC_DIR:
 		return source_procdir(a->proc_dir, sum, sink) ?
-		       COLLECT_EXIT_FATAL : 0;
+		       EXIT_FATAL : 0;
 	case SRC_LOCAL:
-		return source_local(sum, sink) ? COLLECT_EXIT_FATAL : 0;
+		return source_local(sum, sink) ? EXIT_FATAL : 0;
 	}
-	return COLLECT_EXIT_FATAL;
+	return EXIT_FATAL;
 }
 
 int main(int argc, char **argv)
@@ -310,14 +301,14 @@ int main(int argc, char **argv)
 	a.triggers = calloc(argc, sizeof(*a.triggers));
 	if (!a.triggers) {
 		fputs("lockdep-collect: error: out of memory\n", stderr);
-		return COLLECT_EXIT_FATAL;
+		return EXIT_FATAL;
 	}
 	ret = parse_args(argc, argv, &a);
 	src = ret ? ret : check_args(&a);
-	if (ret || src == COLLECT_EXIT_USAGE) {
+	if (ret || src == EXIT_USAGE) {
 		free(a.triggers);
 		if (ret >= 0)
-			return COLLECT_EXIT_USAGE;
+			return EXIT_USAGE;
 		return cli_help_done();	/* --help */
 	}
 
@@ -328,26 +319,26 @@ int main(int argc, char **argv)
 	    collect_summary_init(&sum, a.triggers, a.ntriggers)) {
 		fputs("lockdep-collect: error: out of memory\n", stderr);
 		free(a.triggers);
-		return COLLECT_EXIT_FATAL;
+		return EXIT_FATAL;
 	}
 	sink = make_sinks(&a, src, &db);
 	if (!sink) {
 		collect_summary_release(&sum);
 		free(a.triggers);
-		return COLLECT_EXIT_FATAL;
+		return EXIT_FATAL;
 	}
 	ret = run_source(&a, src, &sum, sink, &names);
 	/* nothing collected, or bad input: the database gets nothing */
-	if (ret == COLLECT_EXIT_FATAL && db)
+	if (ret == EXIT_FATAL && db)
 		db_sink_abort(db);
 	fin = sink->ops->finish(sink, &sum);
 	if (fin)
-		ret = COLLECT_EXIT_FATAL;
+		ret = EXIT_FATAL;
 	else if (!ret && (src == SRC_AGENT || src == SRC_RAW_DIR ||
 			  src == SRC_LOCAL))
 		ret = collect_summary_exit_status(&sum);
 	else if (!ret && db && db_sink_partial(db))
-		ret = COLLECT_EXIT_PARTIAL;
+		ret = EXIT_PARTIAL;
 	if (db && db_sink_committed(db)) {
 		db_sink_counts(db, &reports, &truncated);
 		fprintf(stderr, "lockdep-collect: boot %" PRId64 " stored in '%s': %lu report%s (%lu truncated)\n",
@@ -355,7 +346,7 @@ int main(int argc, char **argv)
 			reports == 1 ? "" : "s", truncated);
 		printf("%" PRId64 "\n", db_sink_boot_id(db));
 	}
-	if (ret == COLLECT_EXIT_PARTIAL)
+	if (ret == EXIT_PARTIAL)
 		fprintf(stderr, "lockdep-collect: collection is partial%s%s%s\n",
 			a.raw_dir && src == SRC_AGENT ? ", see '" : "",
 			a.raw_dir && src == SRC_AGENT ? a.raw_dir : "",
@@ -367,6 +358,6 @@ int main(int argc, char **argv)
 	free(names);
 	free(a.triggers);
 	if (fflush(stdout) || ferror(stdout))
-		return COLLECT_EXIT_FATAL;
+		return EXIT_FATAL;
 	return ret;
 }

@@ -189,7 +189,7 @@ int collect_from_agent(const struct collect_agent_opts *o,
 	if (ret) {
 		fprintf(stderr, "lockdep-collect: error: %s\n", cl.why);
 		agent_client_close(&cl);
-		return COLLECT_EXIT_FATAL;
+		return EXIT_FATAL;
 	}
 	collect_progress(t0, "agent: %s", sum->identity);
 
@@ -215,11 +215,11 @@ int collect_from_agent(const struct collect_agent_opts *o,
 		fprintf(stderr, "lockdep-collect: error: %s\n", cl.why);
 	agent_client_close(&cl);
 	if (ret < 0 && cl.local_failure)
-		return COLLECT_EXIT_FATAL;
+		return EXIT_FATAL;
 	if (ret < 0 && o->poweroff) {
 		fputs("lockdep-collect: error: the guest was not powered off\n",
 		      stderr);
-		return COLLECT_EXIT_PARTIAL;
+		return EXIT_PARTIAL;
 	}
 	return 0;
 }

@@ -57,8 +57,24 @@ test_expect_success 'usage errors exit 64' '
 		test "$rc" = 64 &&
 		grep -q usage: err || { echo "args: $args rc=$rc"; return 1; }
 	done &&
+	for args in "--port a --listen b" "extra"; do
+		rc=0 &&
+		"$BIN/lockdep-agent" $args 2>err || rc=$? &&
+		test "$rc" = 64 && grep -q "^usage: lockdep-agent" err ||
+		{ echo "args: $args rc=$rc"; return 1; }
+	done
+'
+
+test_expect_success 'a usage error is worded as every tool words one' '
+	rc=0 && "$BIN/lockdep-collect" --socket s 2>err || rc=$? &&
+	test "$rc" = 64 &&
+	head -n 1 err >first &&
+	echo "lockdep-collect: error: --socket needs --raw-dir DIR, --db FILE or both" >want &&
+	test_cmp want first &&
 	rc=0 && "$BIN/lockdep-agent" --port a --listen b 2>err || rc=$? &&
-	test "$rc" = 64
+	head -n 1 err >first &&
+	echo "lockdep-agent: error: --port and --listen cannot be used together" >want &&
+	test_cmp want first
 '
 
 test_expect_success 'collect everything from a real agent' '

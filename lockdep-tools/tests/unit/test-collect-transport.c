@@ -199,7 +199,7 @@ static void test_real_agent(void **state)
 	if (access("/proc/lockdep", F_OK)) {
 		assert_manifest_has(fx, "file missing /proc/lockdep 0 ENOENT");
 		assert_no_raw_file(fx, "files/proc/lockdep");
-		assert_int_equal(fx->exit_status, COLLECT_EXIT_PARTIAL);
+		assert_int_equal(fx->exit_status, EXIT_PARTIAL);
 	}
 	if (access(AGENT_TRIGGER_PATH, F_OK))
 		assert_manifest_has(fx, "trigger failed ab_ba ENOENT");
@@ -284,8 +284,8 @@ static void test_agent_dies_mid_file(void **state)
 	collect(fx, 10, true, NULL, 0);
 	assert_int_equal(agent_exit(fx), 0);
 	/* --poweroff could not be done */
-	assert_int_equal(fx->ret, COLLECT_EXIT_PARTIAL);
-	assert_int_equal(fx->exit_status, COLLECT_EXIT_PARTIAL);
+	assert_int_equal(fx->ret, EXIT_PARTIAL);
+	assert_int_equal(fx->exit_status, EXIT_PARTIAL);
 	assert_manifest_has(fx, "agent fake?!");
 	assert_manifest_has(fx, "file incomplete /proc/version 100 EPIPE");
 	assert_manifest_has(fx, "file missing /proc/cmdline 0 ENOTCONN");
@@ -325,7 +325,7 @@ static void test_agent_cuts_frame(void **state)
 	start_agent(fx, script_cuts_frame);
 	collect(fx, 10, false, NULL, 0);
 	assert_int_equal(agent_exit(fx), 0);
-	assert_int_equal(fx->exit_status, COLLECT_EXIT_PARTIAL);
+	assert_int_equal(fx->exit_status, EXIT_PARTIAL);
 	assert_manifest_has(fx, "file incomplete /proc/version 100 ECONNRESET");
 }
 
@@ -348,7 +348,7 @@ static void test_agent_oversized_frame(void **state)
 	start_agent(fx, script_oversized);
 	collect(fx, 10, false, NULL, 0);
 	assert_int_equal(agent_exit(fx), 3);	/* it saw the host go */
-	assert_int_equal(fx->exit_status, COLLECT_EXIT_PARTIAL);
+	assert_int_equal(fx->exit_status, EXIT_PARTIAL);
 	assert_manifest_has(fx, "file missing /proc/version 0 EMSGSIZE");
 }
 
@@ -367,7 +367,7 @@ static void test_agent_end_mismatch(void **state)
 	start_agent(fx, script_lies_about_size);
 	collect(fx, 10, false, NULL, 0);
 	agent_exit(fx);
-	assert_int_equal(fx->exit_status, COLLECT_EXIT_PARTIAL);
+	assert_int_equal(fx->exit_status, EXIT_PARTIAL);
 	assert_manifest_has(fx, "file incomplete /proc/version 3 EPROTO");
 	assert_no_raw_file(fx, "files/proc/version");
 }
@@ -438,7 +438,7 @@ static void test_kmsg_gap_and_foreign_paths(void **state)
 	assert_string_equal(got, kmsg);
 	free(got);
 	/* required files were not offered: partial */
-	assert_int_equal(fx->exit_status, COLLECT_EXIT_PARTIAL);
+	assert_int_equal(fx->exit_status, EXIT_PARTIAL);
 }
 
 static void script_kmsg_backwards(struct proto_conn *c)
@@ -457,7 +457,7 @@ static void test_kmsg_backwards(void **state)
 	start_agent(fx, script_kmsg_backwards);
 	collect(fx, 10, false, NULL, 0);
 	agent_exit(fx);
-	assert_int_equal(fx->exit_status, COLLECT_EXIT_PARTIAL);
+	assert_int_equal(fx->exit_status, EXIT_PARTIAL);
 	assert_manifest_has(fx, "kmsg incomplete 1 5 5 - EPROTO");
 }
 
@@ -520,7 +520,7 @@ static void test_agent_refuses_hello(void **state)
 	start_agent(fx, script_refuses);
 	collect(fx, 2, false, NULL, 0);
 	agent_exit(fx);
-	assert_int_equal(fx->exit_status, COLLECT_EXIT_FATAL);
+	assert_int_equal(fx->exit_status, EXIT_FATAL);
 	assert_int_equal(fx->sum.identity[0], '\0');
 }
 
@@ -539,7 +539,7 @@ static void test_agent_never_answers(void **state)
 	start_agent(fx, script_silent);
 	collect(fx, 2, false, NULL, 0);
 	assert_int_equal(agent_exit(fx), 3);
-	assert_int_equal(fx->exit_status, COLLECT_EXIT_FATAL);
+	assert_int_equal(fx->exit_status, EXIT_FATAL);
 	assert_manifest_has(fx, "file missing /proc/version 0 ENOTCONN");
 }
 
@@ -549,7 +549,7 @@ static void test_no_socket(void **state)
 	int64_t t0 = proto_now_ms();
 
 	collect(fx, 1, false, NULL, 0);
-	assert_int_equal(fx->exit_status, COLLECT_EXIT_FATAL);
+	assert_int_equal(fx->exit_status, EXIT_FATAL);
 	assert_true(proto_now_ms() - t0 >= 1000);	/* it retried */
 }
 
