@@ -5,7 +5,9 @@
  *
  * elf-index.c opens it through libdwfl (dwfl_report_offline(): vmlinux
  * at its link-time addresses, a relocatable .ko laid out by libdwfl),
- * reads its build id and builds its symbol index; dwarf-lines.c answers
+ * reads its build id and builds its symbol index; module-layout.c opens a
+ * .ko at the addresses the kernel loaded its sections at instead;
+ * dwarf-lines.c answers
  * file:line and inline chains from its DWARF, caching one map per
  * compilation unit. Addresses here are libdwfl's (the module's) addresses.
  */
@@ -28,6 +30,23 @@ struct sym_entry {
 
 struct cu_map;
 
+/* Where the kernel loaded one section of a module. */
+struct sym_section {
+	char *name;
+	unsigned long long addr;
+};
+
+/* A module's loaded sections (/sys/module/NAME/sections/), by name. */
+struct sym_layout {
+	struct sym_section *v;
+	size_t nr, alloc;
+};
+
+/* An address range [lo, hi) a loaded section covers. */
+struct sym_range {
+	unsigned long long lo, hi;
+};
+
 struct sym_binary {
 	char *path;
 	Dwfl *dwfl;
@@ -45,6 +64,14 @@ struct sym_binary {
 		struct cu_map *map;
 	} *cus;
 	size_t nr_cus, alloc_cus;
+	/*
+	 * A module opened at its load addresses (module-layout.c): its
+	 * layout (read by libdwfl's section_address callback) and the
+	 * ranges its loaded sections cover; nr_loaded 0 otherwise.
+	 */
+	struct sym_layout layout;
+	struct sym_range *loaded;
+	size_t nr_loaded;
 };
 
 enum sym_find {
@@ -57,6 +84,30 @@ enum sym_find {
 /* Opens path; returns NULL after setting *err to a static reason. */
 struct sym_binary *sym_binary_open(const char *path, const char **err);
 void sym_binary_free(struct sym_binary *b);
+
+/*
+ * elf-index.c: once b->dwfl holds b->mod, read its symbol table, build id
+ * and DWARF and index its code symbols. False after setting *err.
+ */
+bool sym_binary_load(struct sym_binary *b, const char **err);
+
+/*
+ * module-layout.c: opens the module file @path (ET_REL) as module @name
+ * loaded at @layout: libdwfl relocates its symbols and DWARF with each
+ * section at the address @layout gives, and treats a section @layout
+ * does not name as not loaded. NULL after setting *err.
+ */
+struct sym_binary *sym_binary_open_loaded(const char *path, const char *name,
+					  const struct sym_layout *layout,
+					  const char **err);
+
+/* module-layout.c: true when one of b's loaded sections holds @addr. */
+bool sym_binary_loaded_at(const struct sym_binary *b, unsigned long long addr);
+
+/* module-layout.c: the section of @l named @name, or NULL. */
+const struct sym_section *sym_layout_find(const struct sym_layout *l,
+					  const char *name);
+void sym_layout_release(struct sym_layout *l);
 
 /*
  * The address of func+off/size: the symbol named func whose st_size and

@@ -96,6 +96,9 @@ static void index_symbols(struct sym_binary *b)
 			continue;
 		if (!section_end(elf, shndx, &sym, addr, &end) || addr >= end)
 			continue;
+		/* a section the kernel did not load has no address */
+		if (b->nr_loaded && !sym_binary_loaded_at(b, addr))
+			continue;
 		ALLOC_GROW(raw, nr + 1, alloc);
 		raw[nr].e.name = name;
 		raw[nr].e.addr = addr;
@@ -157,18 +160,24 @@ struct sym_binary *sym_binary_open(const char *path, const char **err)
 		*err = dwfl_errmsg(-1);
 		goto fail;
 	}
+	if (sym_binary_load(b, err))
+		return b;
+fail:
+	sym_binary_free(b);
+	return NULL;
+}
+
+bool sym_binary_load(struct sym_binary *b, const char **err)
+{
 	if (dwfl_module_getsymtab(b->mod) <= 0) {
 		*err = "no symbol table";
-		goto fail;
+		return false;
 	}
 	b->build_id = hex_build_id(b->mod);
 	/* NULL without DWARF: symbols still work, file:line does not */
 	b->dwarf = dwfl_module_getdwarf(b->mod, &b->bias);
 	index_symbols(b);
-	return b;
-fail:
-	sym_binary_free(b);
-	return NULL;
+	return true;
 }
 
 void sym_binary_free(struct sym_binary *b)
@@ -182,6 +191,8 @@ void sym_binary_free(struct sym_binary *b)
 	free(b->by_name);
 	free(b->build_id);
 	free(b->path);
+	sym_layout_release(&b->layout);
+	free(b->loaded);
 	free(b);
 }
 

@@ -5,7 +5,10 @@
  *
  * Modules are found by name in opts->modules_dir, scanned once on the
  * first module frame. Each binary is opened once, on first use, and kept
- * (or remembered as unusable, so its warning is given once).
+ * (or remembered as unusable, so its warning is given once). A module
+ * whose layout is known is opened at its load addresses, so that bare
+ * addresses in it can be found; a layout learnt after its binary was
+ * opened reopens it.
  */
 #include <ftw.h>
 #include <stdlib.h>
@@ -24,7 +27,9 @@ struct mod_file {
 
 struct mod_binary {
 	char *name;		/* normalised */
-	struct sym_binary *bin;	/* NULL: missing or mismatched */
+	bool tried;		/* bin was looked for */
+	struct sym_binary *bin;	/* NULL: not yet, missing or mismatched */
+	struct sym_layout layout;	/* load addresses; nr 0: unknown */
 };
 
 struct symboliser {
@@ -110,6 +115,7 @@ void symboliser_free(struct symboliser *s)
 	for (i = 0; i < s->nr_mods; i++) {
 		free(s->mods[i].name);
 		sym_binary_free(s->mods[i].bin);
+		sym_layout_release(&s->mods[i].layout);
 	}
 	free(s->mods);
 	free((char *)s->opts.vmlinux);
@@ -200,12 +206,15 @@ static void scan_modules(struct symboliser *s)
 }
 
 /*
- * The file of module name: build id equal to the frame's when it
- * printed one; among candidates, one with DWARF first.
+ * The file of module m: build id equal to the frame's when it printed
+ * one; among candidates, one with DWARF first. Opened at m's load
+ * addresses when they are known.
  */
-static struct sym_binary *open_module(struct symboliser *s, const char *name,
+static struct sym_binary *open_module(struct symboliser *s,
+				      const struct mod_binary *m,
 				      const char *build_id)
 {
+	const char *name = m->name;
 	struct sym_binary *best = NULL;
 	const char *why = "no such file";
 	bool found = false;
@@ -217,7 +226,10 @@ static struct sym_binary *open_module(struct symboliser *s, const char *name,
 		if (strcmp(s->files[i].name, name))
 			continue;
 		found = true;
-		b = sym_binary_open(s->files[i].path, &err);
+		b = m->layout.nr ?
+		    sym_binary_open_loaded(s->files[i].path, name, &m->layout,
+					   &err) :
+		    sym_binary_open(s->files[i].path, &err);
 		if (!b) {
 			why = err;
 			continue;
@@ -243,29 +255,88 @@ static struct sym_binary *open_module(struct symboliser *s, const char *name,
 	return best;
 }
 
-static struct sym_binary *module_binary(struct symboliser *s,
-					const struct ldr_frame *f)
+/* The entry of module @name (any spelling), added if new. */
+static struct mod_binary *module_entry(struct symboliser *s, const char *name)
 {
-	char *name;
+	char *norm = module_name(name, strlen(name));
 	size_t i;
 
-	if (!s->opts.modules_dir)
-		return NULL;
-	if (!s->modules_scanned)
-		scan_modules(s);
-	name = module_name(f->module, strlen(f->module));
 	for (i = 0; i < s->nr_mods; i++)
-		if (!strcmp(s->mods[i].name, name))
+		if (!strcmp(s->mods[i].name, norm))
 			break;
 	if (i == s->nr_mods) {
 		ALLOC_GROW(s->mods, s->nr_mods + 1, s->alloc_mods);
-		s->mods[i].name = name;
-		s->mods[i].bin = open_module(s, name, f->build_id);
+		memset(&s->mods[i], 0, sizeof(s->mods[i]));
+		s->mods[i].name = norm;
 		s->nr_mods++;
 	} else {
-		free(name);
+		free(norm);
 	}
-	return s->mods[i].bin;
+	return &s->mods[i];
+}
+
+static struct sym_binary *module_open(struct symboliser *s,
+				      struct mod_binary *m,
+				      const char *build_id)
+{
+	if (!m->tried) {
+		if (!s->modules_scanned)
+			scan_modules(s);
+		m->tried = true;
+		m->bin = open_module(s, m, build_id);
+	}
+	return m->bin;
+}
+
+static struct sym_binary *module_binary(struct symboliser *s,
+					const struct ldr_frame *f)
+{
+	if (!s->opts.modules_dir)
+		return NULL;
+	return module_open(s, module_entry(s, f->module), f->build_id);
+}
+
+void symboliser_add_section(struct symboliser *s, const char *module,
+			    const char *section, unsigned long long addr)
+{
+	struct mod_binary *m = module_entry(s, module);
+	struct sym_section *sec;
+
+	sec = (struct sym_section *)sym_layout_find(&m->layout, section);
+	if (!sec) {
+		ALLOC_GROW(m->layout.v, m->layout.nr + 1, m->layout.alloc);
+		sec = &m->layout.v[m->layout.nr++];
+		sec->name = xstrdup(section);
+	}
+	sec->addr = addr;
+	/* opened before its layout was known: at other addresses */
+	sym_binary_free(m->bin);
+	m->bin = NULL;
+	m->tried = false;
+}
+
+/*
+ * The module whose loaded sections hold the run-time address @addr:
+ * one of those with a known layout, if exactly one does.
+ */
+static struct mod_binary *module_at(struct symboliser *s,
+				    unsigned long long addr)
+{
+	struct mod_binary *found = NULL;
+
+	if (!s->opts.modules_dir)
+		return NULL;
+	for (size_t i = 0; i < s->nr_mods; i++) {
+		struct mod_binary *m = &s->mods[i];
+
+		if (!m->layout.nr || !module_open(s, m, NULL) ||
+		    !sym_binary_loaded_at(m->bin, addr))
+			continue;
+		if (found)	/* a stale (freed init) range overlaps */
+			return NULL;
+		found = m;
+	}
+	return found;
 }
 
 /* Counts why f could not be symbolised; returns false. */
@@ -283,8 +354,46 @@ struct lookup {
 };
 
 /*
+ * The binary a bare run-time address is in, and the address in it:
+ * vmlinux (with the KASLR offset), else a module whose layout is known,
+ * named in *@module (else NULL). NULL (counted) if neither holds it.
+ */
+static struct sym_binary *bare_binary(struct symboliser *s,
+				      const struct ldr_frame *f,
+				      unsigned long long *addr,
+				      const struct sym_entry **e,
+				      const char **module)
+{
+	struct mod_binary *m;
+
+	*module = NULL;
+	if (s->vmlinux && s->opts.has_kaslr_offset) {
+		*addr = f->addr - s->opts.kaslr_offset;
+		*e = sym_binary_at(s->vmlinux, *addr);
+		if (*e)
+			return s->vmlinux;
+	}
+	m = module_at(s, f->addr);
+	if (m) {
+		*addr = f->addr;
+		*e = sym_binary_at(m->bin, *addr);
+		*module = m->name;
+		if (*e)
+			return m->bin;
+	}
+	if (!s->vmlinux && !m)
+		fail(&s->stats.no_binary);
+	else if (!s->opts.has_kaslr_offset && !m)
+		fail(&s->stats.no_offset);
+	else
+		fail(&s->stats.no_symbol);
+	return NULL;
+}
+
+/*
  * Which binary f is in and the address to look its line up at; fills
- * func/off/size of a bare address. False (counted) if f stays as it is.
+ * func/off/size (and the module) of a bare address. False (counted) if
+ * f stays as it is.
  */
 static bool resolve(struct symboliser *s, struct ldr_frame *f,
 		    unsigned int flags, struct lookup *l)
@@ -294,6 +403,26 @@ static bool resolve(struct symboliser *s, struct ldr_frame *f,
 
 	if (!f->func && !f->has_addr)
 		return fail(&s->stats.no_address);
+	if (f->has_addr && !f->module && !(f->func && f->has_off)) {
+		const struct sym_entry *e;
+		const char *module;
+
+		b = bare_binary(s, f, &addr, &e, &module);
+		if (!b)
+			return false;
+		if (f->func && strcmp(f->func, e->name))
+			return fail(&s->stats.no_symbol);
+		if (module)
+			f->module = xstrdup(module);
+		off = addr - e->addr;
+		if (!f->func) {
+			f->func = xstrdup(e->name);
+			f->off = off;
+			f->size = e->span;
+			f->has_off = true;
+		}
+		goto found;
+	}
 	b = f->module ? module_binary(s, f) : s->vmlinux;
 	if (!b)
 		return fail(&s->stats.no_binary);
@@ -309,25 +438,10 @@ static bool resolve(struct symboliser *s, struct ldr_frame *f,
 			return fail(&s->stats.ambiguous);
 		}
 		off = f->off;
-	} else if (f->has_addr && !f->module) {
-		const struct sym_entry *e;
-
-		if (!s->opts.has_kaslr_offset)
-			return fail(&s->stats.no_offset);
-		addr = f->addr - s->opts.kaslr_offset;
-		e = sym_binary_at(b, addr);
-		if (!e || (f->func && strcmp(f->func, e->name)))
-			return fail(&s->stats.no_symbol);
-		off = addr - e->addr;
-		if (!f->func) {
-			f->func = xstrdup(e->name);
-			f->off = off;
-			f->size = e->span;
-			f->has_off = true;
-		}
 	} else {
 		return fail(&s->stats.no_address);
 	}
+found:
 	/* a return address: the call is the byte before it */
 	if (!(flags & SYMBOLISE_ACTIVATION) && off)
 		addr--;

@@ -10,9 +10,13 @@
  *    the ELF symbol table of vmlinux or of the module, its size checked
  *    against the printed size, and the address taken as sym + off. This
  *    needs no KASLR offset and no module load address.
- *  - a bare address (func NULL, has_addr): a vmlinux address at run time;
- *    the link-time address is addr - kaslr_offset (runtime minus
- *    link-time _stext). Only used when the caller gives the offset.
+ *  - a bare address (func NULL, has_addr): an address at run time. In
+ *    vmlinux the link-time address is addr - kaslr_offset (runtime minus
+ *    link-time _stext), used when the caller gives the offset. Else it
+ *    is looked for in the modules whose load addresses the caller gave
+ *    (symboliser_add_section(): /sys/module/NAME/sections/ of the
+ *    guest); libdwfl relocates the module's .ko to them, and the frame
+ *    gets the module's name. An address no binary holds stays bare.
  *
  * Return addresses: stack traces hold return addresses, which point
  * after the call. Unless SYMBOLISE_ACTIVATION is given, the line and the
@@ -137,6 +141,15 @@ const char *symboliser_vmlinux_object(struct symboliser *s,
 				      unsigned long long *off);
 void symboliser_set_kaslr_offset(struct symboliser *s,
 				 unsigned long long offset);
+
+/*
+ * Module @module's section @section was loaded at the run-time address
+ * @addr (the content of /sys/module/@module/sections/@section). Sections
+ * a module's layout does not name count as not loaded; a module that was
+ * already opened is opened again, at these addresses, on next use.
+ */
+void symboliser_add_section(struct symboliser *s, const char *module,
+			    const char *section, unsigned long long addr);
 
 struct strbuf;
 /*

@@ -2,7 +2,8 @@
 /*
  * Unit tests of the symboliser on binaries built here from the sources
  * below (gcc -g -O2), whose answers are known from the source, and on
- * the real vmlinux of the build when it is there (skipped otherwise).
+ * the real vmlinux and scenario module of the build when they are there
+ * (skipped otherwise).
  *
  * "vmlinux" is a static executable of a.c and b.c linked with
  * --emit-relocs, so the return address after each call can be found from
@@ -437,6 +438,121 @@ static void test_real_vmlinux(void **state)
 	symboliser_free(s);
 }
 
+/*
+ * A function's value, size and section in the real module's own symbol
+ * table (readelf), for the expected answers of test_real_module_layout.
+ */
+static unsigned long long ko_sym(const char *path, const char *name,
+				 unsigned long long *size, char *sec,
+				 size_t secsize)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	unsigned long long value = 0;
+	unsigned int ndx;
+	FILE *p;
+
+	strbuf_addf(&cmd, "readelf -sW '%s' | awk '$4 == \"FUNC\" && $8 == \"%s\" { print $2, $3, $7 }'",
+		    path, name);
+	p = popen(cmd.buf, "r");
+	assert_non_null(p);
+	assert_int_equal(fscanf(p, "%llx %llu %u", &value, size, &ndx), 3);
+	pclose(p);
+	strbuf_reset(&cmd);
+	strbuf_addf(&cmd, "readelf -SW '%s' | sed -n 's/^ *\\[ *%u\\] \\([^ ]*\\) .*/\\1/p'",
+		    path, ndx);
+	p = popen(cmd.buf, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(sec, (int)secsize, p));
+	sec[strcspn(sec, "\n")] = '\0';
+	pclose(p);
+	strbuf_release(&cmd);
+	return value;
+}
+
+/*
+ * The scenario module of the real build, loaded at the addresses of a
+ * /sys/module/NAME/sections/ table: a bare return address inside a
+ * function, in .text and in .init.text, is that function at the right
+ * offset with its file:line; an address in no loaded section stays bare.
+ */
+static void test_real_module_layout(void **state)
+{
+	static const struct {
+		const char *name;
+		unsigned long long addr;
+	} table[] = {
+		{ ".text",			0xffffffffc0200000ULL },
+		{ ".init.text",			0xffffffffc0210000ULL },
+		{ ".exit.text",			0xffffffffc0201000ULL },
+		{ ".rodata",			0xffffffffc0203000ULL },
+		{ ".rodata.str1.1",		0xffffffffc0204000ULL },
+		{ ".data",			0xffffffffc0205000ULL },
+		{ ".gnu.linkonce.this_module",	0xffffffffc0206000ULL },
+		{ ".bss",			0xffffffffc0207000ULL },
+	};
+	const char *ko = getenv("LDT_SCENARIO_KO") ? getenv("LDT_SCENARIO_KO") :
+			 "../build/linux/lib/test_lockdep_scenarios.ko";
+	const char *funcs[] = { "order_ab", "test_lockdep_scenarios_init" };
+	struct symbolise_opts o = { .quiet = true };
+	struct ldr_frame v[3] = { 0 };
+	char mods[512], sec[64], *abs;
+	struct symboliser *s;
+	size_t i, k;
+
+	(void)state;
+	if (access(ko, R_OK))
+		skip();
+	/* a directory holding only the module, as --modules gets it */
+	snprintf(mods, sizeof(mods), "%s/real-mods", dir);
+	abs = realpath(ko, NULL);
+	assert_non_null(abs);
+	assert_int_equal(run("mkdir -p '%s' && cp '%s' '%s/'", mods, abs,
+			     mods), 0);
+	free(abs);
+	o.modules_dir = mods;
+	s = symboliser_new(&o);
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		symboliser_add_section(s, "test_lockdep_scenarios",
+				       table[i].name, table[i].addr);
+	for (i = 0; i < 2; i++) {
+		unsigned long long size, value = ko_sym(ko, funcs[i], &size,
+							sec, sizeof(sec));
+
+		assert_true(size > 8);
+		for (k = 0; k < sizeof(table) / sizeof(table[0]); k++)
+			if (!strcmp(table[k].name, sec))
+				break;
+		assert_true(k < sizeof(table) / sizeof(table[0]));
+		v[i].addr = table[k].addr + value + 8;
+		v[i].has_addr = true;
+	}
+	v[2].addr = 0xffffffffc0202000ULL;	/* between sections */
+	v[2].has_addr = true;
+	assert_int_equal(symbolise_frames(s, v, 3, 0), 2);
+	for (i = 0; i < 2; i++) {
+		assert_non_null(v[i].func);
+		assert_string_equal(v[i].func, funcs[i]);
+		assert_int_equal(v[i].off, 8);
+		assert_true(v[i].has_off);
+		assert_string_equal(v[i].module, "test_lockdep_scenarios");
+		assert_non_null(v[i].file);
+		assert_string_equal(v[i].file, "lib/test_lockdep_scenarios.c");
+		assert_true(v[i].line > 0);
+	}
+	assert_null(v[2].func);
+	assert_null(v[2].module);
+	assert_int_equal(symboliser_stats(s)->no_binary, 1);
+
+	/* the module's func+off frame: the same binary, the same line */
+	v[2] = frame(funcs[0], 8, v[0].size, "test_lockdep_scenarios");
+	assert_int_equal(symbolise_frames(s, &v[2], 1, 0), 1);
+	assert_string_equal(v[2].file, v[0].file);
+	assert_int_equal(v[2].line, v[0].line);
+	for (i = 0; i < 3; i++)
+		frame_release(&v[i]);
+	symboliser_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_module),
 		cmocka_unit_test(test_report_and_skip_existing),
 		cmocka_unit_test(test_real_vmlinux),
+		cmocka_unit_test(test_real_module_layout),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
