@@ -1,16 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness of the agent protocol frame decoder
- * (src/proto/proto.h) and the payload decoders of message.h. The first
- * byte of the input picks the size of the pieces the rest is fed in, as
- * a virtio port or socket would split it.
+ * (src/proto/proto.h) and, on every frame's payload, the decoders of
+ * message.h, the module section path pattern of allowlist.h and the
+ * section address parser (parse/module-section.h). The first byte of the
+ * input picks the size of the pieces the rest is fed in, as a virtio port
+ * or socket would split it.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "fuzz.h"
+#include "parse/module-section.h"
+#include "proto/allowlist.h"
 #include "proto/message.h"
 #include "proto/proto.h"
+
+/* A READ path (the module section pattern) and a section file's text. */
+static void check_section(const struct proto_frame *f)
+{
+	char module[PROTO_MAX_MODULE_NAME + 1];
+	char section[PROTO_MAX_SECTION_NAME + 1];
+	unsigned long long addr;
+	const char *why = NULL;
+
+	if (proto_module_section_path((const char *)f->payload, f->len, module,
+				      section)) {
+		FUZZ_CHECK(!memchr(f->payload, '\0', f->len));
+		FUZZ_CHECK(!memmem(f->payload, f->len, "..", 2));
+		FUZZ_CHECK(strlen(module) + strlen(section) +
+			   strlen(PROTO_MODULE_DIR PROTO_SECTIONS_DIR) == f->len);
+	}
+	if (module_section_addr((const char *)f->payload, f->len, &addr, &why))
+		FUZZ_CHECK(why != NULL);
+}
 
 static void check_frame(const struct proto_frame *f)
 {
@@ -34,6 +57,7 @@ static void check_frame(const struct proto_frame *f)
 	FUZZ_CHECK(strlen(msg) < sizeof(msg));
 	(void)proto_type_name(f->type);
 	(void)proto_scenario_valid((const char *)f->payload, f->len);
+	check_section(f);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

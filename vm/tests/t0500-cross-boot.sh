@@ -6,7 +6,9 @@
 # ba-order half (order_b then order_a). Each boot is clean on its own;
 # lockdep-diff finds the AB-BA cycle in their union, names both edges
 # with the boot that saw each and the site of each (from the trace the
-# graph export stored), and fails with --fail-on new-cycle.
+# graph export stored, in the scenario module: named from the boot's
+# /sys/module/NAME/sections/ files and the module's .ko), and fails with
+# --fail-on new-cycle.
 #
 # Needs the scenario module (CONFIG_TEST_LOCKDEP_SCENARIOS) in
 # kernel-patches/series; skipped, saying so, while it is not there.
@@ -17,6 +19,9 @@
 VMDIR=${BUILD:-$TOP/build}/vm
 DB=$TRASH/db
 VMLINUX=${VMLINUX:-$TOP/build/linux/vmlinux}
+# the kernel tree: its lib/test_lockdep_scenarios.ko has DWARF
+MODULES=${MODULES:-$TOP/build/linux}
+SCENARIO_KO=$MODULES/lib/test_lockdep_scenarios.ko
 ANY_REPORT='(WARNING|BUG): '
 
 if ! grep -qi 'scenario' "$TOP/kernel-patches/series" 2>/dev/null; then
@@ -39,10 +44,25 @@ for half in ab ba; do
 		sed -n '/test_lockdep_scenarios: run /,\$p' $dir/console.log >after &&
 		grep -q 'test_lockdep_scenarios: done $half-order' after &&
 		! grep -E '$ANY_REPORT' after &&
+		grep -q '^file complete /sys/module/test_lockdep_scenarios/sections/\.text ' \\
+			$dir/raw/MANIFEST &&
 		'$BIN/lockdep-collect' --db '$DB' --raw-dir $dir/raw --label $half \\
-			--vmlinux '$VMLINUX'
+			--vmlinux '$VMLINUX' --modules '$MODULES'
 	"
 done
+
+# Checked against the module's own symbol table.
+test_expect_success 'sites in the scenario module name its functions and lines' "
+	nm --defined-only '$SCENARIO_KO' >ko-syms &&
+	awk '\$2 ~ /^[tT]\$/ { print \$3 }' ko-syms | sort -u >ko-funcs &&
+	test -s ko-funcs &&
+	sqlite3 '$DB' \"SELECT DISTINCT site FROM traces
+		WHERE site LIKE '%[test_lockdep_scenarios]%'\" >mod-sites &&
+	test -s mod-sites &&
+	! grep -v '^[a-z_0-9]*+0x[0-9a-f]*/0x[0-9a-f]* \\[test_lockdep_scenarios\\] (lib/test_lockdep_scenarios\\.c:[0-9]*)\$' mod-sites &&
+	sed 's/+.*//' mod-sites | sort -u >mod-funcs &&
+	comm -23 mod-funcs ko-funcs >unknown && ! test -s unknown
+"
 
 test_expect_success 'each half against itself: no new cycle' "
 	'$BIN/lockdep-diff' --db '$DB' --fail-on=new-cycle ab ab >out &&
@@ -60,7 +80,7 @@ test_expect_success 'the union of the two boots has the AB-BA cycle' "
 	grep -q '^  order_b --> order_a   seen in boot [0-9]* (ba)\$' out &&
 	grep -q '^  -> #1 (order_b){' out &&
 	grep -q '^  -> #0 (order_a){' out &&
-	test \$(grep -c '^         at: 0x[0-9a-f]* (not in vmlinux) from [a-z_]*+0x' out) = 2 &&
+	test \$(grep -c '^         at: [a-z_0-9]*+0x[0-9a-f]*/0x[0-9a-f]* \\[test_lockdep_scenarios\\] (lib/test_lockdep_scenarios\\.c:[0-9]*)\$' out) = 2 &&
 	grep -q 'Possible unsafe locking scenario' out &&
 	grep -q '\\*\\*\\* DEADLOCK \\*\\*\\*' out
 "

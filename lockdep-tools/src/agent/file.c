@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The two requests that touch guest files: READ streams one allow-listed
- * file as DATA frames, TRIGGER writes a scenario name to the test module.
- * Paths from the host are only ever compared, never opened as given.
+ * file (or module section file, allowlist.h) as DATA frames, TRIGGER
+ * writes a scenario name to the test module. A path from the host is
+ * opened only when it is byte for byte an allow-list entry, or matches
+ * the module section pattern, whose names have no '/' and no "..".
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "agent/agent.h"
@@ -52,18 +55,29 @@ static int agent_send_file(struct proto_conn *c, int fd, const char *path)
 
 int agent_read_file(struct proto_conn *c, const struct proto_frame *req)
 {
+	const char *payload = (const char *)req->payload;
 	const struct proto_allowed *a;
+	char section[PROTO_MAX_PATH + 1];
+	const char *path;
 	int fd, ret;
 
-	a = proto_allowlist_find((const char *)req->payload, req->len);
-	if (!a)
+	a = proto_allowlist_find(payload, req->len);
+	if (a) {
+		path = a->path;
+	} else if (proto_module_section_path(payload, req->len, NULL, NULL)) {
+		/* valid, so no NUL inside and at most PROTO_MAX_PATH bytes */
+		memcpy(section, payload, req->len);
+		section[req->len] = '\0';
+		path = section;
+	} else {
 		return proto_conn_send_error(c, EPERM, PROTO_NO_DEADLINE,
 					     "path is not in the allow-list");
-	fd = open(a->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 	if (fd < 0)
 		return proto_conn_send_error(c, errno, PROTO_NO_DEADLINE,
-					     "unable to open '%s'", a->path);
-	ret = agent_send_file(c, fd, a->path);
+					     "unable to open '%s'", path);
+	ret = agent_send_file(c, fd, path);
 	close(fd);
 	return ret;
 }

@@ -5,8 +5,10 @@
  * only a broken stream (oversized length, close mid-frame, I/O error)
  * ends the connection.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -43,27 +45,94 @@ static int agent_hello(struct proto_conn *c, const struct proto_frame *req)
 			       PROTO_NO_DEADLINE);
 }
 
+/* Append @n bytes of @s and a newline to the LIST reply in @buf. */
+static int list_add(char **buf, size_t *len, size_t *cap, const char *s,
+		    size_t n)
+{
+	char *p;
+
+	if (*len + n + 1 > PROTO_MAX_PAYLOAD)
+		return -EOVERFLOW;
+	if (*len + n + 1 > *cap) {
+		*cap = *cap ? 2 * *cap : 4096;
+		if (*cap > PROTO_MAX_PAYLOAD)
+			*cap = PROTO_MAX_PAYLOAD;
+		p = realloc(*buf, *cap);
+		if (!p)
+			return -ENOMEM;
+		*buf = p;
+	}
+	memcpy(*buf + *len, s, n);
+	(*buf)[*len + n] = '\n';
+	*len += n + 1;
+	return 0;
+}
+
+/* The section files of the loaded modules, each valid for the pattern. */
+static int list_sections(char **buf, size_t *len, size_t *cap)
+{
+	char path[PROTO_MAX_PATH + 1];
+	struct dirent *m, *e;
+	DIR *mods, *secs;
+	size_t files = 0;
+	int n, ret = 0;
+
+	mods = opendir(PROTO_MODULE_DIR);
+	if (!mods)	/* no sysfs, or no modules: nothing to offer */
+		return 0;
+	while (!ret && (m = readdir(mods))) {
+		if (!proto_module_name_valid(m->d_name, strlen(m->d_name)))
+			continue;
+		snprintf(path, sizeof(path), "%s%s%s", PROTO_MODULE_DIR,
+			 m->d_name, PROTO_SECTIONS_DIR);
+		secs = opendir(path);
+		if (!secs)	/* built in: no sections */
+			continue;
+		while (!ret && (e = readdir(secs))) {
+			n = snprintf(path, sizeof(path), "%s%s%s%s",
+				     PROTO_MODULE_DIR, m->d_name,
+				     PROTO_SECTIONS_DIR, e->d_name);
+			if (n < 0 || n > PROTO_MAX_PATH ||
+			    !proto_module_section_path(path, n, NULL, NULL))
+				continue;
+			if (files++ == PROTO_MAX_SECTION_FILES) {
+				ret = -EOVERFLOW;
+				break;
+			}
+			ret = list_add(buf, len, cap, path, n);
+		}
+		closedir(secs);
+	}
+	closedir(mods);
+	return ret;
+}
+
 static int agent_list(struct proto_conn *c, const struct proto_frame *req)
 {
-	char buf[4096];
-	size_t i, len = 0;
+	size_t i, len = 0, cap = 0;
+	char *buf = NULL;
+	int ret = 0;
 
 	if (req->len)
 		return proto_conn_send_error(c, EINVAL, PROTO_NO_DEADLINE,
 					     "LIST takes no payload");
-	for (i = 0; i < proto_allowlist_len; i++) {
-		size_t n = strlen(proto_allowlist[i].path);
-
-		/* the list is ours and small: outgrowing buf is a bug */
-		if (len + n + 1 > sizeof(buf))
-			return proto_conn_send_error(c, EOVERFLOW, PROTO_NO_DEADLINE,
-						     "allow-list too long");
-		memcpy(buf + len, proto_allowlist[i].path, n);
-		buf[len + n] = '\n';
-		len += n + 1;
-	}
-	return proto_conn_send(c, PROTO_LIST_REPLY, buf, len,
-			       PROTO_NO_DEADLINE);
+	for (i = 0; !ret && i < proto_allowlist_len; i++)
+		ret = list_add(&buf, &len, &cap, proto_allowlist[i].path,
+			       strlen(proto_allowlist[i].path));
+	if (!ret)
+		ret = list_sections(&buf, &len, &cap);
+	if (ret == -EOVERFLOW)
+		fprintf(stderr,
+			"lockdep-agent: more than %d module section files, listing the first\n",
+			PROTO_MAX_SECTION_FILES);
+	if (ret == -ENOMEM)
+		ret = proto_conn_send_error(c, ENOMEM, PROTO_NO_DEADLINE,
+					    "out of memory listing files");
+	else
+		ret = proto_conn_send(c, PROTO_LIST_REPLY, buf, len,
+				      PROTO_NO_DEADLINE);
+	free(buf);
+	return ret;
 }
 
 static int agent_handle(struct proto_conn *c, const struct proto_frame *req)

@@ -117,6 +117,8 @@ static bool innocent(const struct ldr_frame *f)
 static void add_frame(struct strbuf *sb, const struct ldr_frame *f)
 {
 	strbuf_addf(sb, "%s+0x%llx/0x%llx", f->func, f->off, f->size);
+	if (f->module)
+		strbuf_addf(sb, " [%s]", f->module);
 	if (f->file) {
 		strbuf_addf(sb, " (%s", f->file);
 		if (f->line)

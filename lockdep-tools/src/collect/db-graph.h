@@ -7,10 +7,12 @@
  * Acquisition sites: a trace's site is its first frame past lockdep's
  * own machinery and the lock primitives (report_pick_frame()'s rules:
  * lock_acquire, _raw_spin_lock, mutex_lock_nested, ... are skipped), as
- * lockdep prints a location: "func+0xoff/0xsize", then " (file:line)"
- * when DWARF gave one. A frame vmlinux cannot name (module code) stops
- * the walk: "0x<address> (not in vmlinux) from func+0xoff/0xsize" with
- * the first frame after it that vmlinux names. Without vmlinux, or with
+ * lockdep prints a location: "func+0xoff/0xsize", " [module]" for module
+ * code (named when the boot's /sys/module/NAME/sections/ files and the
+ * module's .ko were there), then " (file:line)" when DWARF gave one. A
+ * frame nothing names (module code without them) stops the walk:
+ * "0x<address> (not in vmlinux) from func+0xoff/0xsize" with the first
+ * frame after it that is named. Without vmlinux, or with
  * hidden addresses, the site is the raw start of the trace:
  * "0x<address> 0x<address> 0x<address> (trace <id>, not symbolised)".
  */

@@ -14,11 +14,13 @@
 #include "parse/elf-notes.h"
 #include "parse/klog.h"
 #include "parse/kmsg.h"
+#include "parse/module-section.h"
 #include "parse/proc-chains.h"
 #include "parse/proc-lock-stat.h"
 #include "parse/proc-lockdep.h"
 #include "parse/proc-stats.h"
 #include "parse/selftest.h"
+#include "proto/allowlist.h"
 #include "store/store.h"
 #include "symbolise/symbolise.h"
 #include "util/error.h"
@@ -296,9 +298,33 @@ static int db_config(struct db_sink *d)
 	return ret;
 }
 
+/*
+ * A module section's load address: the symboliser learns the module's
+ * layout, so that graph traces in module code can be named.
+ */
+static int db_section(struct db_sink *d, const char *module,
+		      const char *section)
+{
+	struct symboliser *sym;
+	unsigned long long addr;
+	const char *why;
+
+	if (module_section_addr(d->file.buf, d->file.len, &addr, &why)) {
+		error("%s:1: %s", d->input, why);
+		return db_fail(d);
+	}
+	sym = db_symboliser(d);
+	if (sym)
+		symboliser_add_section(sym, module, section, addr);
+	return 0;
+}
+
 /* A complete file: to its parser. */
 static int db_parse_file(struct db_sink *d, const char *path)
 {
+	char module[PROTO_MAX_MODULE_NAME + 1];
+	char section[PROTO_MAX_SECTION_NAME + 1];
+
 	if (!strcmp(path, "/proc/lockdep") ||
 	    !strcmp(path, "/proc/lockdep_stats") ||
 	    !strcmp(path, "/proc/lockdep_chains") ||
@@ -322,6 +348,8 @@ static int db_parse_file(struct db_sink *d, const char *path)
 		d->graph_input = xstrdup(d->input);
 		return 0;
 	}
+	if (proto_module_section_path(path, strlen(path), module, section))
+		return db_section(d, module, section);
 	/* the scenario list: kept in files only */
 	return 0;
 }

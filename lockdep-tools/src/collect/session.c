@@ -59,19 +59,20 @@ static void report_item(int64_t t0, const struct file_item *it,
 static int fetch_files(struct agent_client *cl, struct collect_summary *sum,
 		       struct collect_sink *sink, int64_t t0)
 {
+	size_t i, sections = 0;
 	bool *offered;
-	size_t i;
 	int ret;
 
-	offered = calloc(sum->nfiles, sizeof(*offered));
+	offered = calloc(proto_allowlist_len, sizeof(*offered));
 	if (!offered) {
 		fputs("lockdep-collect: error: out of memory\n", stderr);
 		cl->local_failure = true;
 		return -ENOMEM;
 	}
-	ret = agent_client_list(cl, offered);
+	/* adds the module section files offered: all of them are offered */
+	ret = agent_client_list(cl, sum, offered);
 	for (i = 0; !ret && i < sum->nfiles; i++) {
-		if (!offered[i]) {
+		if (i < proto_allowlist_len && !offered[i]) {
 			sum->files[i].err = ITEM_UNLISTED;
 			collect_progress(t0, "%s: missing (not offered by the agent)",
 					 sum->files[i].path);
@@ -79,9 +80,18 @@ static int fetch_files(struct agent_client *cl, struct collect_summary *sum,
 		}
 		cl->agent_msg[0] = '\0';
 		ret = agent_client_read(cl, &sum->files[i], sink);
+		/* one line for all the module section files that arrived */
+		if (i >= proto_allowlist_len && !ret &&
+		    sum->files[i].status == ITEM_COMPLETE) {
+			sections++;
+			continue;
+		}
 		if (!cl->local_failure)
 			report_item(t0, &sum->files[i], cl, ret);
 	}
+	if (sections)
+		collect_progress(t0, "module section addresses: %zu files",
+				 sections);
 	free(offered);
 	return ret;
 }

@@ -17,6 +17,7 @@
 
 #include "collect/db-sink.h"
 #include "collect/sources.h"
+#include "proto/allowlist.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -125,6 +126,14 @@ static int file_line(const struct manifest *m, size_t i, const char *dir,
 	for (k = 0; k < sum->nfiles; k++)
 		if (!strcmp(sum->files[k].path, f[2]))
 			it = &sum->files[k];
+	if (!it && proto_module_section_path(f[2], strlen(f[2]), NULL, NULL)) {
+		it = collect_summary_add_section(sum, f[2], strlen(f[2]), &err);
+		if (!it && err == -ENOMEM)
+			return error("out of memory");
+		if (!it)
+			return bad_line(m, i, "more module section files than an agent sends");
+		err = 0;
+	}
 	if (!it)
 		return bad_line(m, i, "the file is not on the agent's allow-list");
 	if (st != ITEM_COMPLETE && (err = reason_err(f[4])) == -1)

@@ -38,8 +38,48 @@ int collect_summary_init(struct collect_summary *sum,
 	return 0;
 }
 
+struct file_item *collect_summary_add_section(struct collect_summary *sum,
+					      const char *path, size_t len,
+					      int *err)
+{
+	struct file_item *files, *it;
+	size_t i;
+
+	for (i = proto_allowlist_len; i < sum->nfiles; i++) {
+		if (strlen(sum->files[i].path) == len &&
+		    !memcmp(sum->files[i].path, path, len)) {
+			*err = -EEXIST;
+			return NULL;
+		}
+	}
+	if (sum->nfiles - proto_allowlist_len >= PROTO_MAX_SECTION_FILES) {
+		*err = -E2BIG;
+		return NULL;
+	}
+	files = realloc(sum->files, (sum->nfiles + 1) * sizeof(*files));
+	if (!files) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	sum->files = files;
+	it = &files[sum->nfiles];
+	memset(it, 0, sizeof(*it));
+	it->path = strndup(path, len);
+	if (!it->path) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	it->err = ENOTCONN;
+	sum->nfiles++;
+	return it;
+}
+
 void collect_summary_release(struct collect_summary *sum)
 {
+	size_t i;
+
+	for (i = proto_allowlist_len; i < sum->nfiles; i++)
+		free((char *)sum->files[i].path);
 	free(sum->files);
 	free(sum->triggers);
 	free(sum->kmsg.gaps);

@@ -279,11 +279,13 @@ int agent_client_hello(struct agent_client *cl, struct collect_summary *sum,
 	}
 }
 
-int agent_client_list(struct agent_client *cl, bool *offered)
+int agent_client_list(struct agent_client *cl, struct collect_summary *sum,
+		      bool *offered)
 {
 	const struct proto_allowed *a;
 	char shown[PROTO_MAX_PATH];
 	const uint8_t *p, *end, *nl;
+	bool too_many = false;
 	struct proto_frame f;
 	int ret, err;
 
@@ -311,11 +313,28 @@ int agent_client_list(struct agent_client *cl, bool *offered)
 			offered[a - proto_allowlist] = true;
 			continue;
 		}
+		if (proto_module_section_path((const char *)p, nl - p, NULL,
+					      NULL)) {
+			if (collect_summary_add_section(sum, (const char *)p,
+							nl - p, &err) ||
+			    err == -EEXIST)
+				continue;
+			if (err == -ENOMEM) {
+				cl->local_failure = true;
+				return client_fail(cl, err, "out of memory");
+			}
+			too_many = true;
+			continue;
+		}
 		proto_sanitize(shown, sizeof(shown), p, nl - p);
 		fprintf(stderr,
 			"lockdep-collect: warning: ignoring '%s' offered by the agent: not in the allow-list\n",
 			shown);
 	}
+	if (too_many)
+		fprintf(stderr,
+			"lockdep-collect: warning: the agent offered more than %d module section files; ignoring the rest\n",
+			PROTO_MAX_SECTION_FILES);
 	return 0;
 }
 

@@ -51,8 +51,14 @@ void agent_client_close(struct agent_client *cl);
 int agent_client_hello(struct agent_client *cl, struct collect_summary *sum,
 		       int64_t deadline_ms);
 
-/* LIST: set *@offered[i] for each allow-list entry the agent offers. */
-int agent_client_list(struct agent_client *cl, bool *offered);
+/*
+ * LIST: set *@offered[i] for each allow-list entry the agent offers, and
+ * add an entry to @sum for each module section file it offers (up to
+ * PROTO_MAX_SECTION_FILES; more, or anything else, is warned about and
+ * ignored).
+ */
+int agent_client_list(struct agent_client *cl, struct collect_summary *sum,
+		      bool *offered);
 
 /* READ @it->path into @sink; fills in @it's status, bytes and err. */
 int agent_client_read(struct agent_client *cl, struct file_item *it,

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The allow-list table. Lookup is an exact byte comparison: no path
- * normalisation, so "/proc//lockdep" or "/proc/../etc/shadow" never match.
+ * The allow-list table and its one pattern. Lookup is an exact byte
+ * comparison, and the pattern is matched character by character against
+ * fixed parts and two names of a closed alphabet: no path normalisation,
+ * so "/proc//lockdep", "/proc/../etc/shadow" or
+ * "/sys/module/x/sections/../../../etc/shadow" never match.
  */
 #include <string.h>
 
@@ -34,4 +37,62 @@ const struct proto_allowed *proto_allowlist_find(const char *path, size_t len)
 		    !memcmp(proto_allowlist[i].path, path, len))
 			return &proto_allowlist[i];
 	return NULL;
+}
+
+bool proto_module_name_valid(const char *name, size_t len)
+{
+	size_t i;
+
+	if (!len || len > PROTO_MAX_MODULE_NAME)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
+			return false;
+	return true;
+}
+
+bool proto_section_name_valid(const char *name, size_t len)
+{
+	size_t i;
+
+	if (!len || len > PROTO_MAX_SECTION_NAME || (len == 1 && *name == '.'))
+		return false;
+	for (i = 0; i < len; i++) {
+		if (!((name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= '0' && name[i] <= '9') || name[i] == '_' ||
+		      name[i] == '.'))
+			return false;
+		if (name[i] == '.' && i + 1 < len && name[i + 1] == '.')
+			return false;
+	}
+	return true;
+}
+
+bool proto_module_section_path(const char *path, size_t len, char *module,
+			       char *section)
+{
+	const size_t dir = strlen(PROTO_MODULE_DIR);
+	const size_t mid = strlen(PROTO_SECTIONS_DIR);
+	const char *name, *sec, *end;
+
+	if (len <= dir || memcmp(path, PROTO_MODULE_DIR, dir))
+		return false;
+	end = path + len;
+	name = path + dir;
+	sec = memchr(name, '/', end - name);
+	if (!sec || (size_t)(end - sec) <= mid ||
+	    memcmp(sec, PROTO_SECTIONS_DIR, mid) ||
+	    !proto_module_name_valid(name, sec - name) ||
+	    !proto_section_name_valid(sec + mid, end - sec - mid))
+		return false;
+	if (module) {
+		memcpy(module, name, sec - name);
+		module[sec - name] = '\0';
+	}
+	if (section) {
+		memcpy(section, sec + mid, end - sec - mid);
+		section[end - sec - mid] = '\0';
+	}
+	return true;
 }

@@ -22,4 +22,33 @@ extern const size_t proto_allowlist_len;
 /* The entry whose path is exactly @len bytes of @path, or NULL. */
 const struct proto_allowed *proto_allowlist_find(const char *path, size_t len);
 
+/*
+ * Beyond the table, one pattern: /sys/module/NAME/sections/SECTION, the
+ * address the kernel loaded a section of a module at (the host
+ * symbolises module code with them). Always optional: there is one per
+ * section of each loaded module, and the agent lists those it finds.
+ */
+#define PROTO_MODULE_DIR	"/sys/module/"
+#define PROTO_SECTIONS_DIR	"/sections/"
+/* MODULE_NAME_LEN - 1 on 64-bit kernels */
+#define PROTO_MAX_MODULE_NAME	55
+#define PROTO_MAX_SECTION_NAME	64
+/* at most this many section files are listed or accepted per boot */
+#define PROTO_MAX_SECTION_FILES	4096
+
+/* A module name: 1-55 characters of [a-z0-9_]. */
+bool proto_module_name_valid(const char *name, size_t len);
+/* A section name: 1-64 characters of [.a-z0-9_], without "..", not ".". */
+bool proto_section_name_valid(const char *name, size_t len);
+
+/*
+ * True when @path[0..@len) is exactly /sys/module/NAME/sections/SECTION
+ * with a valid NAME and SECTION: byte for byte, so no other '/', no
+ * "..", no NUL. The names are then copied, NUL-terminated, to @module
+ * (PROTO_MAX_MODULE_NAME + 1 bytes) and @section (PROTO_MAX_SECTION_NAME
+ * + 1 bytes) unless those are NULL.
+ */
+bool proto_module_section_path(const char *path, size_t len, char *module,
+			       char *section);
+
 #endif

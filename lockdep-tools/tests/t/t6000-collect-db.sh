@@ -197,6 +197,34 @@ test_expect_success 'garbage /proc/lockdep: error names the file and line, db un
 	unchanged
 '
 
+test_expect_success 'module section files: stored; garbage is an error naming the file' '
+	DB=raw.db &&
+	rm -rf sec && cp -r raw sec &&
+	s=/sys/module/test_mod/sections &&
+	mkdir -p "sec/files$s" &&
+	echo 0xffffffffc0200000 >"sec/files$s/.text" &&
+	echo "file complete $s/.text 19" >>sec/MANIFEST &&
+	id=$(collect --db raw.db --raw-dir sec 2>err) &&
+	test "$(sqlite3 raw.db "SELECT bytes FROM files WHERE boot_id = $id
+		AND path = '"'/sys/module/test_mod/sections/.text'"'")" = 19 &&
+	snapshot &&
+	for bad in garbage "0xffffffffc0200000 0x1" 0x1ffffffffc0200000 \
+		   ffffffffc0200000 "0x-1"; do
+		printf "%s\n" "$bad" >"sec/files$s/.text" &&
+		sed -i "s|^file complete $s/.text .*|file complete $s/.text $(wc -c <"sec/files$s/.text")|" sec/MANIFEST &&
+		rc=0 && collect --db raw.db --raw-dir sec >out 2>err || rc=$? &&
+		test "$rc" = 2 && test ! -s out &&
+		grep -q "sec/files$s/.text:1: " err || return 1
+	done &&
+	unchanged &&
+	# a path outside the pattern is refused, whatever the MANIFEST says
+	echo 0x1 >"sec/files$s/.text" &&
+	sed -i "s|^file complete $s/.text .*|file complete /sys/module/x/sections/../../../etc/passwd 4|" sec/MANIFEST &&
+	rc=0 && collect --db raw.db --raw-dir sec 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "not on the agent.s allow-list" err &&
+	unchanged
+'
+
 test_expect_success 'bad MANIFEST, missing MANIFEST, binary log: exit 2, db unchanged' '
 	DB=raw.db && snapshot &&
 	rm -rf bad && cp -r raw bad && sed -i "3s/.*/file whatever/" bad/MANIFEST &&

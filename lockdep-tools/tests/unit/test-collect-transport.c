@@ -23,6 +23,7 @@
 
 #include "agent/agent.h"
 #include "collect/collect.h"
+#include "proto/allowlist.h"
 #include "proto/message.h"
 
 struct fixture {
@@ -441,6 +442,65 @@ static void test_kmsg_gap_and_foreign_paths(void **state)
 	assert_int_equal(fx->exit_status, EXIT_PARTIAL);
 }
 
+/*
+ * Offers module section files among hostile look-alikes and a repeat:
+ * only the valid ones are read, once each, in the order offered.
+ */
+static void script_sections(struct proto_conn *c)
+{
+	static const char text[] = "0xffffffffc0200000\n";
+	struct proto_frame f;
+	int err;
+
+	script_start(c, "/proc/version\n"
+		     "/sys/module/test_mod/sections/.text\n"
+		     "/sys/module/test_mod/sections/../../../../etc/shadow\n"
+		     "/sys/module/Test/sections/.text\n"
+		     "/sys/module/test_mod/sections/.text\n"
+		     "/sys/module/test_mod/sections/.data\n");
+	f = expect_request(c, PROTO_READ);
+	child_check(f.len == 13 && !memcmp(f.payload, "/proc/version", 13));
+	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
+	f = expect_request(c, PROTO_READ);
+	child_check(f.len == 35 &&
+		    !memcmp(f.payload, "/sys/module/test_mod/sections/.text", 35));
+	send_frame(c, PROTO_DATA, text, sizeof(text) - 1);
+	child_check(!proto_conn_send_end(c, sizeof(text) - 1,
+					 PROTO_NO_DEADLINE));
+	f = expect_request(c, PROTO_READ);
+	child_check(f.len == 35 &&
+		    !memcmp(f.payload, "/sys/module/test_mod/sections/.data", 35));
+	err = ENOENT;
+	child_check(!proto_conn_send_error(c, err, PROTO_NO_DEADLINE, "gone"));
+	expect_request(c, PROTO_POWEROFF);
+	send_frame(c, PROTO_OK, NULL, 0);
+}
+
+static void test_module_sections(void **state)
+{
+	struct fixture *fx = *state;
+	size_t size;
+	char *got;
+
+	start_agent(fx, script_sections);
+	collect(fx, 10, true, NULL, 0);
+	assert_int_equal(agent_exit(fx), 0);
+	assert_int_equal(fx->ret, 0);
+	assert_manifest_has(fx, "file complete /sys/module/test_mod/sections/.text 19");
+	assert_manifest_has(fx, "file missing /sys/module/test_mod/sections/.data 0 ENOENT");
+	got = raw_file(fx, "files/sys/module/test_mod/sections/.text", &size);
+	assert_non_null(got);
+	assert_string_equal(got, "0xffffffffc0200000\n");
+	free(got);
+	assert_no_raw_file(fx, "files/sys/module/test_mod/sections/.data");
+	got = raw_file(fx, "MANIFEST", &size);
+	assert_non_null(got);
+	assert_null(strstr(got, "shadow"));
+	assert_null(strstr(got, "/Test/"));
+	free(got);
+	assert_int_equal(fx->sum.nfiles, proto_allowlist_len + 2);
+}
+
 static void script_kmsg_backwards(struct proto_conn *c)
 {
 	script_hello(c);
@@ -563,6 +623,7 @@ int main(void)
 		T(test_agent_oversized_frame),
 		T(test_agent_end_mismatch),
 		T(test_kmsg_gap_and_foreign_paths),
+		T(test_module_sections),
 		T(test_kmsg_backwards),
 		T(test_late_hello),
 		T(test_agent_refuses_hello),

@@ -138,6 +138,7 @@ static void test_list(void **state)
 	struct agent_child *ac = *state;
 	struct proto_frame f;
 	char expect[4096] = "";
+	const char *p, *nl;
 	size_t i;
 
 	for (i = 0; i < proto_allowlist_len; i++) {
@@ -147,8 +148,15 @@ static void test_list(void **state)
 	request(ac, PROTO_LIST, NULL, 0);
 	f = reply(ac);
 	assert_int_equal(f.type, PROTO_LIST_REPLY);
-	assert_int_equal(f.len, strlen(expect));
-	assert_memory_equal(f.payload, expect, f.len);
+	assert_true(f.len >= strlen(expect));
+	assert_memory_equal(f.payload, expect, strlen(expect));
+	/* then this host's module section files, if it has modules */
+	for (p = (const char *)f.payload + strlen(expect);
+	     p < (const char *)f.payload + f.len; p = nl + 1) {
+		nl = memchr(p, '\n', (const char *)f.payload + f.len - p);
+		assert_non_null(nl);
+		assert_true(proto_module_section_path(p, nl - p, NULL, NULL));
+	}
 	request(ac, PROTO_LIST, "x", 1);
 	expect_error(ac, EINVAL);
 }
@@ -217,6 +225,9 @@ static void test_read_refused(void **state)
 	static const char *const refused[] = {
 		"/etc/passwd", "/proc//version", "/proc/version/",
 		"/proc/../proc/version", "proc/version", "",
+		"/sys/module/x/sections/../../../../etc/passwd",
+		"/sys/module/../../etc/sections/passwd",
+		"/sys/module/x/sections/.text/../../../../../etc/passwd",
 	};
 	struct agent_child *ac = *state;
 	size_t i, size;
@@ -229,6 +240,12 @@ static void test_read_refused(void **state)
 	/* a path with a NUL after an allowed prefix */
 	request(ac, PROTO_READ, "/proc/version\0x", 15);
 	expect_error(ac, EPERM);
+	request(ac, PROTO_READ, "/sys/module/x/sections/.text\0/x", 30);
+	expect_error(ac, EPERM);
+	/* the pattern is allowed: a module that is not loaded is ENOENT */
+	assert_null(read_file(ac, "/sys/module/no_such_module_here/sections/.text",
+			      &size, &err));
+	assert_int_equal(err, ENOENT);
 }
 
 static void test_unknown_type_keeps_connection(void **state)

@@ -9,12 +9,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "parse/module-section.h"
+#include "proto/allowlist.h"
 #include "proto/conn.h"
 #include "proto/message.h"
 #include "proto/proto.h"
@@ -349,6 +352,99 @@ static void test_kmsg_seq(void **state)
 						strlen(bad[i]), &seq), -EINVAL);
 }
 
+/* The allow-list's one pattern: /sys/module/NAME/sections/SECTION. */
+static void test_module_section_paths(void **state)
+{
+	static const char *const refused[] = {
+		"/sys/module/x/sections/../../../etc/shadow",
+		"/sys/module/../sections/.text",
+		"/sys/module/x/sections/..",
+		"/sys/module/x/sections/.",
+		"/sys/module/x/sections/.text/",
+		"/sys/module/x/sections/a/b",
+		"/sys/module/x/sections/",
+		"/sys/module/x/sections",
+		"/sys/module//sections/.text",
+		"/sys/module/x//sections/.text",
+		"/sys/module/x/notes/.text",
+		"/sys/module/X/sections/.text",
+		"/sys/module/x-y/sections/.text",
+		"/sys/module/x/sections/.note.Linux",
+		"/sys/module/x/sections/a b",
+		"/sys/module/x/sections/.text\n",
+		"/sys//module/x/sections/.text",
+		"sys/module/x/sections/.text",
+		"/proc/module/x/sections/.text",
+		"",
+	};
+	char module[PROTO_MAX_MODULE_NAME + 1];
+	char section[PROTO_MAX_SECTION_NAME + 1];
+	char path[512], name[PROTO_MAX_SECTION_NAME + 2];
+	const char *ok = "/sys/module/test_lockdep_scenarios/sections/.rodata.str1.1";
+	size_t i;
+
+	(void)state;
+	assert_true(proto_module_section_path(ok, strlen(ok), module, section));
+	assert_string_equal(module, "test_lockdep_scenarios");
+	assert_string_equal(section, ".rodata.str1.1");
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (proto_module_section_path(refused[i], strlen(refused[i]),
+					      module, section))
+			fail_msg("'%s' was accepted", refused[i]);
+	/* a NUL inside, after a valid prefix */
+	assert_false(proto_module_section_path("/sys/module/x/sections/.t\0xt",
+					       28, NULL, NULL));
+	/* the length limits: 55 for the module, 64 for the section */
+	memset(name, 'a', sizeof(name));
+	snprintf(path, sizeof(path), "/sys/module/%.55s/sections/%.64s", name,
+		 name);
+	assert_true(proto_module_section_path(path, strlen(path), module,
+					      section));
+	assert_int_equal(strlen(module), PROTO_MAX_MODULE_NAME);
+	assert_int_equal(strlen(section), PROTO_MAX_SECTION_NAME);
+	snprintf(path, sizeof(path), "/sys/module/%.56s/sections/.text", name);
+	assert_false(proto_module_section_path(path, strlen(path), NULL, NULL));
+	snprintf(path, sizeof(path), "/sys/module/x/sections/%.65s", name);
+	assert_false(proto_module_section_path(path, strlen(path), NULL, NULL));
+	/* never the table's paths: those are matched exactly, elsewhere */
+	assert_false(proto_module_section_path("/proc/lockdep", 13, NULL, NULL));
+}
+
+/* A section file's content, as the guest sends it: one address. */
+static void test_module_section_addr(void **state)
+{
+	static const char *const bad[] = {
+		"", "\n", "0x", "0x\n", "ffffffffc0200000", "0xg", "garbage",
+		"0xffffffffc0200000 0xffffffffc0201000",
+		"0xffffffffc0200000\n0x1\n", "0xffffffffc0200000\n\n",
+		" 0x1", "0x1 ", "-0x1", "+0x1", "0x-1",
+		"0x1ffffffffc0200000",			/* 17 digits */
+		"0x00000000000000000001",		/* 20 digits */
+	};
+	unsigned long long addr = 0;
+	const char *why = NULL;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(module_section_addr("0xffffffffc0200000\n", 19, &addr,
+					     &why), 0);
+	assert_true(addr == 0xffffffffc0200000ULL);
+	assert_int_equal(module_section_addr("0xABCdef", 8, &addr, &why), 0);
+	assert_true(addr == 0xabcdefULL);
+	assert_int_equal(module_section_addr("0x0000000000000000", 18, &addr,
+					     &why), 0);
+	assert_true(addr == 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		if (module_section_addr(bad[i], strlen(bad[i]), &addr, &why))
+			assert_non_null(why);
+		else
+			fail_msg("'%s' was accepted", bad[i]);
+	}
+	/* a NUL inside */
+	assert_int_equal(module_section_addr("0x1\0002", 5, &addr, &why), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +461,8 @@ int main(void)
 		cmocka_unit_test(test_error_decode_hostile),
 		cmocka_unit_test(test_scenario_names),
 		cmocka_unit_test(test_kmsg_seq),
+		cmocka_unit_test(test_module_section_paths),
+		cmocka_unit_test(test_module_section_addr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
