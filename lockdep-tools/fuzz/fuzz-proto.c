@@ -2,7 +2,7 @@
 /*
  * libFuzzer harness of the agent protocol frame decoder
  * (src/proto/proto.h) and, on every frame's payload, the decoders of
- * message.h, the module section path pattern of allowlist.h and the
+ * message.h, the module file paths of allowlist.h and the
  * section address parser (parse/module-section.h). The first byte of the
  * input picks the size of the pieces the rest is fed in, as a virtio port
  * or socket would split it.
@@ -16,7 +16,7 @@
 #include "proto/message.h"
 #include "proto/proto.h"
 
-/* A READ path (the module section pattern) and a section file's text. */
+/* A READ path (the module files) and a section file's text. */
 static void check_section(const struct proto_frame *f)
 {
 	char module[PROTO_MAX_MODULE_NAME + 1];
@@ -31,6 +31,11 @@ static void check_section(const struct proto_frame *f)
 		FUZZ_CHECK(strlen(module) + strlen(section) +
 			   strlen(PROTO_MODULE_DIR PROTO_SECTIONS_DIR) == f->len);
 	}
+	if (proto_module_build_id_path((const char *)f->payload, f->len,
+				       module))
+		FUZZ_CHECK(strlen(module) + strlen(PROTO_MODULE_DIR
+						   PROTO_BUILD_ID_NOTE) ==
+			   f->len);
 	if (module_section_addr((const char *)f->payload, f->len, &addr, &why))
 		FUZZ_CHECK(why != NULL);
 }

@@ -7,8 +7,8 @@
 # lockdep-diff finds the AB-BA cycle in their union, names both edges
 # with the boot that saw each and the site of each (from the trace the
 # graph export stored, in the scenario module: named from the boot's
-# /sys/module/NAME/sections/ files and the module's .ko), and fails with
-# --fail-on new-cycle.
+# /sys/module/NAME/sections/ files and the module's .ko of the build id
+# in /sys/module/NAME/notes/), and fails with --fail-on new-cycle.
 #
 # Needs the scenario module (CONFIG_TEST_LOCKDEP_SCENARIOS) in
 # kernel-patches/series; skipped, saying so, while it is not there.
@@ -45,6 +45,8 @@ for half in ab ba; do
 		grep -q 'test_lockdep_scenarios: done $half-order' after &&
 		! grep -E '$ANY_REPORT' after &&
 		grep -q '^file complete /sys/module/test_lockdep_scenarios/sections/\.text ' \\
+			$dir/raw/MANIFEST &&
+		grep -q '^file complete /sys/module/test_lockdep_scenarios/notes/\.note\.gnu\.build-id ' \\
 			$dir/raw/MANIFEST &&
 		'$BIN/lockdep-collect' --db '$DB' --raw-dir $dir/raw --label $half \\
 			--vmlinux '$VMLINUX' --modules '$MODULES'

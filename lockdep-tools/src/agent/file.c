@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The two requests that touch guest files: READ streams one allow-listed
- * file (or module section file, allowlist.h) as DATA frames, TRIGGER
- * writes a scenario name to the test module. A path from the host is
- * opened only when it is byte for byte an allow-list entry, or matches
- * the module section pattern, whose names have no '/' and no "..".
+ * file (or module file, allowlist.h) as DATA frames, TRIGGER writes a
+ * scenario name to the test module. A path from the host is opened only
+ * when it is byte for byte an allow-list entry, or a module file, whose
+ * names have no '/' and no "..".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,18 +57,18 @@ int agent_read_file(struct proto_conn *c, const struct proto_frame *req)
 {
 	const char *payload = (const char *)req->payload;
 	const struct proto_allowed *a;
-	char section[PROTO_MAX_PATH + 1];
+	char module_file[PROTO_MAX_PATH + 1];
 	const char *path;
 	int fd, ret;
 
 	a = proto_allowlist_find(payload, req->len);
 	if (a) {
 		path = a->path;
-	} else if (proto_module_section_path(payload, req->len, NULL, NULL)) {
+	} else if (proto_module_file_path(payload, req->len)) {
 		/* valid, so no NUL inside and at most PROTO_MAX_PATH bytes */
-		memcpy(section, payload, req->len);
-		section[req->len] = '\0';
-		path = section;
+		memcpy(module_file, payload, req->len);
+		module_file[req->len] = '\0';
+		path = module_file;
 	} else {
 		return proto_conn_send_error(c, EPERM, PROTO_NO_DEADLINE,
 					     "path is not in the allow-list");

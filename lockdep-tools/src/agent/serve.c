@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "agent/agent.h"
 #include "proto/allowlist.h"
@@ -68,8 +69,23 @@ static int list_add(char **buf, size_t *len, size_t *cap, const char *s,
 	return 0;
 }
 
-/* The section files of the loaded modules, each valid for the pattern. */
-static int list_sections(char **buf, size_t *len, size_t *cap)
+/* One more module file @path[0..@n), if it exists and there is room. */
+static int list_module_file(char **buf, size_t *len, size_t *cap,
+			    const char *path, int n, size_t *files)
+{
+	if (n < 0 || n > PROTO_MAX_PATH || !proto_module_file_path(path, n) ||
+	    access(path, F_OK))
+		return 0;
+	if ((*files)++ == PROTO_MAX_MODULE_FILES)
+		return -EOVERFLOW;
+	return list_add(buf, len, cap, path, n);
+}
+
+/*
+ * The module files of the loaded modules (allowlist.h): each one's build
+ * id note, then its section files, each valid for the pattern.
+ */
+static int list_module_files(char **buf, size_t *len, size_t *cap)
 {
 	char path[PROTO_MAX_PATH + 1];
 	struct dirent *m, *e;
@@ -88,18 +104,14 @@ static int list_sections(char **buf, size_t *len, size_t *cap)
 		secs = opendir(path);
 		if (!secs)	/* built in: no sections */
 			continue;
+		n = snprintf(path, sizeof(path), "%s%s%s", PROTO_MODULE_DIR,
+			     m->d_name, PROTO_BUILD_ID_NOTE);
+		ret = list_module_file(buf, len, cap, path, n, &files);
 		while (!ret && (e = readdir(secs))) {
 			n = snprintf(path, sizeof(path), "%s%s%s%s",
 				     PROTO_MODULE_DIR, m->d_name,
 				     PROTO_SECTIONS_DIR, e->d_name);
-			if (n < 0 || n > PROTO_MAX_PATH ||
-			    !proto_module_section_path(path, n, NULL, NULL))
-				continue;
-			if (files++ == PROTO_MAX_SECTION_FILES) {
-				ret = -EOVERFLOW;
-				break;
-			}
-			ret = list_add(buf, len, cap, path, n);
+			ret = list_module_file(buf, len, cap, path, n, &files);
 		}
 		closedir(secs);
 	}
@@ -120,11 +132,11 @@ static int agent_list(struct proto_conn *c, const struct proto_frame *req)
 		ret = list_add(&buf, &len, &cap, proto_allowlist[i].path,
 			       strlen(proto_allowlist[i].path));
 	if (!ret)
-		ret = list_sections(&buf, &len, &cap);
+		ret = list_module_files(&buf, &len, &cap);
 	if (ret == -EOVERFLOW)
 		fprintf(stderr,
-			"lockdep-agent: more than %d module section files, listing the first\n",
-			PROTO_MAX_SECTION_FILES);
+			"lockdep-agent: more than %d module files, listing the first\n",
+			PROTO_MAX_MODULE_FILES);
 	if (ret == -ENOMEM)
 		ret = proto_conn_send_error(c, ENOMEM, PROTO_NO_DEADLINE,
 					    "out of memory listing files");

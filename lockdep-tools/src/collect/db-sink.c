@@ -319,6 +319,25 @@ static int db_section(struct db_sink *d, const char *module,
 	return 0;
 }
 
+/* A module's build id: its .ko must be of that build to be used. */
+static int db_module_build_id(struct db_sink *d, const char *module)
+{
+	char hex[2 * ELF_NOTES_MAX_BUILD_ID + 1];
+	struct symboliser *sym;
+	size_t bad;
+	int ret;
+
+	ret = elf_notes_build_id(d->file.buf, d->file.len, hex, &bad);
+	if (ret < 0) {
+		error("'%s': malformed ELF note at byte %zu", d->input, bad);
+		return db_fail(d);
+	}
+	sym = db_symboliser(d);
+	if (ret == 0 && sym)
+		symboliser_set_module_build_id(sym, module, hex);
+	return 0;
+}
+
 /* A complete file: to its parser. */
 static int db_parse_file(struct db_sink *d, const char *path)
 {
@@ -350,6 +369,8 @@ static int db_parse_file(struct db_sink *d, const char *path)
 	}
 	if (proto_module_section_path(path, strlen(path), module, section))
 		return db_section(d, module, section);
+	if (proto_module_build_id_path(path, strlen(path), module))
+		return db_module_build_id(d, module);
 	/* the scenario list: kept in files only */
 	return 0;
 }

@@ -7,8 +7,9 @@
  * parser: /proc/lockdep, lockdep_stats, lockdep_chains and lock_stat to
  * the /proc parsers, /proc/version and /proc/cmdline to the boot row,
  * /proc/config.gz decompressed to boots.config, /sys/kernel/notes to the
- * build id, each /sys/module/NAME/sections/SECTION (one address) to the
- * symboliser, which then knows where the module's code was. Kernel log records (or lines of a plain log) go to the kernel
+ * build id, each /sys/module/NAME/sections/SECTION (one address) and
+ * /sys/module/NAME/notes/.note.gnu.build-id to the symboliser, which then
+ * knows where the module's code was and which .ko is of its build. Kernel log records (or lines of a plain log) go to the kernel
  * log parser; each report is symbolised if a vmlinux was given, then
  * stored; the self-test table is read from the same log at the end.
  *

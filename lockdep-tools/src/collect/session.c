@@ -59,7 +59,7 @@ static void report_item(int64_t t0, const struct file_item *it,
 static int fetch_files(struct agent_client *cl, struct collect_summary *sum,
 		       struct collect_sink *sink, int64_t t0)
 {
-	size_t i, sections = 0;
+	size_t i, module_files = 0;
 	bool *offered;
 	int ret;
 
@@ -69,7 +69,7 @@ static int fetch_files(struct agent_client *cl, struct collect_summary *sum,
 		cl->local_failure = true;
 		return -ENOMEM;
 	}
-	/* adds the module section files offered: all of them are offered */
+	/* adds the module files offered: all of them are offered */
 	ret = agent_client_list(cl, sum, offered);
 	for (i = 0; !ret && i < sum->nfiles; i++) {
 		if (i < proto_allowlist_len && !offered[i]) {
@@ -80,18 +80,18 @@ static int fetch_files(struct agent_client *cl, struct collect_summary *sum,
 		}
 		cl->agent_msg[0] = '\0';
 		ret = agent_client_read(cl, &sum->files[i], sink);
-		/* one line for all the module section files that arrived */
+		/* one line for all the module files that arrived */
 		if (i >= proto_allowlist_len && !ret &&
 		    sum->files[i].status == ITEM_COMPLETE) {
-			sections++;
+			module_files++;
 			continue;
 		}
 		if (!cl->local_failure)
 			report_item(t0, &sum->files[i], cl, ret);
 	}
-	if (sections)
-		collect_progress(t0, "module section addresses: %zu files",
-				 sections);
+	if (module_files)
+		collect_progress(t0, "module sections and build ids: %zu files",
+				 module_files);
 	free(offered);
 	return ret;
 }

@@ -126,12 +126,13 @@ static int file_line(const struct manifest *m, size_t i, const char *dir,
 	for (k = 0; k < sum->nfiles; k++)
 		if (!strcmp(sum->files[k].path, f[2]))
 			it = &sum->files[k];
-	if (!it && proto_module_section_path(f[2], strlen(f[2]), NULL, NULL)) {
-		it = collect_summary_add_section(sum, f[2], strlen(f[2]), &err);
+	if (!it && proto_module_file_path(f[2], strlen(f[2]))) {
+		it = collect_summary_add_module_file(sum, f[2], strlen(f[2]),
+						     &err);
 		if (!it && err == -ENOMEM)
 			return error("out of memory");
 		if (!it)
-			return bad_line(m, i, "more module section files than an agent sends");
+			return bad_line(m, i, "more module files than an agent sends");
 		err = 0;
 	}
 	if (!it)

@@ -38,9 +38,9 @@ int collect_summary_init(struct collect_summary *sum,
 	return 0;
 }
 
-struct file_item *collect_summary_add_section(struct collect_summary *sum,
-					      const char *path, size_t len,
-					      int *err)
+struct file_item *collect_summary_add_module_file(struct collect_summary *sum,
+						  const char *path, size_t len,
+						  int *err)
 {
 	struct file_item *files, *it;
 	size_t i;
@@ -52,7 +52,7 @@ struct file_item *collect_summary_add_section(struct collect_summary *sum,
 			return NULL;
 		}
 	}
-	if (sum->nfiles - proto_allowlist_len >= PROTO_MAX_SECTION_FILES) {
+	if (sum->nfiles - proto_allowlist_len >= PROTO_MAX_MODULE_FILES) {
 		*err = -E2BIG;
 		return NULL;
 	}

@@ -7,9 +7,9 @@
  *
  * Invariants:
  * (1) Every allow-listed file has exactly one entry, in allow-list order;
- *     after them come the module section files (allowlist.h) the source
- *     found, at most one entry per path and PROTO_MAX_SECTION_FILES in
- *     all, in the order found. Only those paths are owned.
+ *     after them come the module files (allowlist.h) the source found, at
+ *     most one entry per path and PROTO_MAX_MODULE_FILES in all, in the
+ *     order found. Only those paths are owned.
  * (2) An entry is COMPLETE only when the source confirmed its total size
  *     and that many bytes arrived.
  * (3) Kernel log sequence numbers only grow; a jump is recorded as a gap.
@@ -73,14 +73,13 @@ int collect_summary_init(struct collect_summary *sum,
 			 const char *const *triggers, size_t ntriggers);
 
 /*
- * A MISSING entry for the module section file @path[0..@len), which must
- * match the pattern (proto_module_section_path()). Returns it, or NULL
- * with -EEXIST (already there), -E2BIG (PROTO_MAX_SECTION_FILES reached)
- * or -ENOMEM in *@err.
+ * A MISSING entry for the module file @path[0..@len), which must be one
+ * (proto_module_file_path()). Returns it, or NULL with -EEXIST (already
+ * there), -E2BIG (PROTO_MAX_MODULE_FILES reached) or -ENOMEM in *@err.
  */
-struct file_item *collect_summary_add_section(struct collect_summary *sum,
-					      const char *path, size_t len,
-					      int *err);
+struct file_item *collect_summary_add_module_file(struct collect_summary *sum,
+						  const char *path, size_t len,
+						  int *err);
 void collect_summary_release(struct collect_summary *sum);
 
 /*

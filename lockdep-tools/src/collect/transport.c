@@ -313,10 +313,9 @@ int agent_client_list(struct agent_client *cl, struct collect_summary *sum,
 			offered[a - proto_allowlist] = true;
 			continue;
 		}
-		if (proto_module_section_path((const char *)p, nl - p, NULL,
-					      NULL)) {
-			if (collect_summary_add_section(sum, (const char *)p,
-							nl - p, &err) ||
+		if (proto_module_file_path((const char *)p, nl - p)) {
+			if (collect_summary_add_module_file(sum, (const char *)p,
+							    nl - p, &err) ||
 			    err == -EEXIST)
 				continue;
 			if (err == -ENOMEM) {
@@ -333,8 +332,8 @@ int agent_client_list(struct agent_client *cl, struct collect_summary *sum,
 	}
 	if (too_many)
 		fprintf(stderr,
-			"lockdep-collect: warning: the agent offered more than %d module section files; ignoring the rest\n",
-			PROTO_MAX_SECTION_FILES);
+			"lockdep-collect: warning: the agent offered more than %d module files; ignoring the rest\n",
+			PROTO_MAX_MODULE_FILES);
 	return 0;
 }
 

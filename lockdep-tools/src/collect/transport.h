@@ -53,8 +53,8 @@ int agent_client_hello(struct agent_client *cl, struct collect_summary *sum,
 
 /*
  * LIST: set *@offered[i] for each allow-list entry the agent offers, and
- * add an entry to @sum for each module section file it offers (up to
- * PROTO_MAX_SECTION_FILES; more, or anything else, is warned about and
+ * add an entry to @sum for each module file it offers (up to
+ * PROTO_MAX_MODULE_FILES; more, or anything else, is warned about and
  * ignored).
  */
 int agent_client_list(struct agent_client *cl, struct collect_summary *sum,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The allow-list table and its one pattern. Lookup is an exact byte
- * comparison, and the pattern is matched character by character against
- * fixed parts and two names of a closed alphabet: no path normalisation,
+ * The allow-list table and its module files. Lookup is an exact byte
+ * comparison, and a module file is matched character by character against
+ * fixed parts and names of a closed alphabet: no path normalisation,
  * so "/proc//lockdep", "/proc/../etc/shadow" or
  * "/sys/module/x/sections/../../../etc/shadow" never match.
  */
@@ -95,4 +95,29 @@ bool proto_module_section_path(const char *path, size_t len, char *module,
 		section[end - sec - mid] = '\0';
 	}
 	return true;
+}
+
+bool proto_module_build_id_path(const char *path, size_t len, char *module)
+{
+	const size_t dir = strlen(PROTO_MODULE_DIR);
+	const size_t note = strlen(PROTO_BUILD_ID_NOTE);
+	size_t n;
+
+	if (len <= dir + note || memcmp(path, PROTO_MODULE_DIR, dir) ||
+	    memcmp(path + len - note, PROTO_BUILD_ID_NOTE, note))
+		return false;
+	n = len - dir - note;
+	if (!proto_module_name_valid(path + dir, n))
+		return false;
+	if (module) {
+		memcpy(module, path + dir, n);
+		module[n] = '\0';
+	}
+	return true;
+}
+
+bool proto_module_file_path(const char *path, size_t len)
+{
+	return proto_module_section_path(path, len, NULL, NULL) ||
+	       proto_module_build_id_path(path, len, NULL);
 }

@@ -23,18 +23,20 @@ extern const size_t proto_allowlist_len;
 const struct proto_allowed *proto_allowlist_find(const char *path, size_t len);
 
 /*
- * Beyond the table, one pattern: /sys/module/NAME/sections/SECTION, the
- * address the kernel loaded a section of a module at (the host
- * symbolises module code with them). Always optional: there is one per
- * section of each loaded module, and the agent lists those it finds.
+ * Beyond the table, the module files: /sys/module/NAME/sections/SECTION,
+ * the address the kernel loaded a section of a module at, and
+ * /sys/module/NAME/notes/.note.gnu.build-id, the module's build id (the
+ * host symbolises module code with them, from a .ko of that build).
+ * Always optional: the agent lists those of the loaded modules.
  */
 #define PROTO_MODULE_DIR	"/sys/module/"
 #define PROTO_SECTIONS_DIR	"/sections/"
+#define PROTO_BUILD_ID_NOTE	"/notes/.note.gnu.build-id"
 /* MODULE_NAME_LEN - 1 on 64-bit kernels */
 #define PROTO_MAX_MODULE_NAME	55
 #define PROTO_MAX_SECTION_NAME	64
-/* at most this many section files are listed or accepted per boot */
-#define PROTO_MAX_SECTION_FILES	4096
+/* at most this many module files are listed or accepted per boot */
+#define PROTO_MAX_MODULE_FILES	4096
 
 /* A module name: 1-55 characters of [a-z0-9_]. */
 bool proto_module_name_valid(const char *name, size_t len);
@@ -50,5 +52,14 @@ bool proto_section_name_valid(const char *name, size_t len);
  */
 bool proto_module_section_path(const char *path, size_t len, char *module,
 			       char *section);
+
+/*
+ * True when @path[0..@len) is exactly /sys/module/NAME/notes/.note.gnu.
+ * build-id with a valid NAME, then copied to @module as above.
+ */
+bool proto_module_build_id_path(const char *path, size_t len, char *module);
+
+/* Either of the module files above. */
+bool proto_module_file_path(const char *path, size_t len);
 
 #endif

@@ -30,6 +30,7 @@ struct mod_binary {
 	bool tried;		/* bin was looked for */
 	struct sym_binary *bin;	/* NULL: not yet, missing or mismatched */
 	struct sym_layout layout;	/* load addresses; nr 0: unknown */
+	char *build_id;		/* the loaded module's, or NULL */
 };
 
 struct symboliser {
@@ -116,6 +117,7 @@ void symboliser_free(struct symboliser *s)
 		free(s->mods[i].name);
 		sym_binary_free(s->mods[i].bin);
 		sym_layout_release(&s->mods[i].layout);
+		free(s->mods[i].build_id);
 	}
 	free(s->mods);
 	free((char *)s->opts.vmlinux);
@@ -207,14 +209,17 @@ static void scan_modules(struct symboliser *s)
 
 /*
  * The file of module m: build id equal to the frame's when it printed
- * one; among candidates, one with DWARF first. Opened at m's load
- * addresses when they are known.
+ * one, else to the loaded module's when known; among candidates, one
+ * with DWARF first. Opened at m's load addresses when they are known.
  */
 static struct sym_binary *open_module(struct symboliser *s,
 				      const struct mod_binary *m,
 				      const char *build_id)
 {
 	const char *name = m->name;
+
+	if (!build_id)
+		build_id = m->build_id;
 	struct sym_binary *best = NULL;
 	const char *why = "no such file";
 	bool found = false;
@@ -310,6 +315,19 @@ void symboliser_add_section(struct symboliser *s, const char *module,
 	}
 	sec->addr = addr;
 	/* opened before its layout was known: at other addresses */
+	sym_binary_free(m->bin);
+	m->bin = NULL;
+	m->tried = false;
+}
+
+void symboliser_set_module_build_id(struct symboliser *s, const char *module,
+				    const char *build_id)
+{
+	struct mod_binary *m = module_entry(s, module);
+
+	free(m->build_id);
+	m->build_id = xstrdup(build_id);
+	/* opened before: possibly a file of another build */
 	sym_binary_free(m->bin);
 	m->bin = NULL;
 	m->tried = false;

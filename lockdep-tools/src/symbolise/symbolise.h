@@ -151,6 +151,15 @@ void symboliser_set_kaslr_offset(struct symboliser *s,
 void symboliser_add_section(struct symboliser *s, const char *module,
 			    const char *section, unsigned long long addr);
 
+/*
+ * Module @module was built with GNU build id @build_id (hex, from
+ * /sys/module/@module/notes/.note.gnu.build-id): only a .ko with that
+ * build id is used for it (a frame's own "[module build-id]" still wins).
+ * A module already opened is looked for again on next use.
+ */
+void symboliser_set_module_build_id(struct symboliser *s, const char *module,
+				    const char *build_id);
+
 struct strbuf;
 /*
  * "N of M frames symbolised (L with file:line); K no such symbol; ..."

@@ -443,7 +443,7 @@ static void test_kmsg_gap_and_foreign_paths(void **state)
 }
 
 /*
- * Offers module section files among hostile look-alikes and a repeat:
+ * Offers module files among hostile look-alikes and a repeat:
  * only the valid ones are read, once each, in the order offered.
  */
 static void script_sections(struct proto_conn *c)
@@ -453,6 +453,8 @@ static void script_sections(struct proto_conn *c)
 	int err;
 
 	script_start(c, "/proc/version\n"
+		     "/sys/module/test_mod/notes/.note.gnu.build-id\n"
+		     "/sys/module/test_mod/notes/.note.Linux\n"
 		     "/sys/module/test_mod/sections/.text\n"
 		     "/sys/module/test_mod/sections/../../../../etc/shadow\n"
 		     "/sys/module/Test/sections/.text\n"
@@ -460,6 +462,10 @@ static void script_sections(struct proto_conn *c)
 		     "/sys/module/test_mod/sections/.data\n");
 	f = expect_request(c, PROTO_READ);
 	child_check(f.len == 13 && !memcmp(f.payload, "/proc/version", 13));
+	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
+	f = expect_request(c, PROTO_READ);
+	child_check(f.len == 45 &&
+		    !memcmp(f.payload, "/sys/module/test_mod/notes/.note.gnu.build-id", 45));
 	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
 	f = expect_request(c, PROTO_READ);
 	child_check(f.len == 35 &&
@@ -497,8 +503,10 @@ static void test_module_sections(void **state)
 	assert_non_null(got);
 	assert_null(strstr(got, "shadow"));
 	assert_null(strstr(got, "/Test/"));
+	assert_null(strstr(got, ".note.Linux"));
 	free(got);
-	assert_int_equal(fx->sum.nfiles, proto_allowlist_len + 2);
+	assert_manifest_has(fx, "file complete /sys/module/test_mod/notes/.note.gnu.build-id 0");
+	assert_int_equal(fx->sum.nfiles, proto_allowlist_len + 3);
 }
 
 static void script_kmsg_backwards(struct proto_conn *c)

@@ -150,12 +150,12 @@ static void test_list(void **state)
 	assert_int_equal(f.type, PROTO_LIST_REPLY);
 	assert_true(f.len >= strlen(expect));
 	assert_memory_equal(f.payload, expect, strlen(expect));
-	/* then this host's module section files, if it has modules */
+	/* then this host's module files, if it has modules */
 	for (p = (const char *)f.payload + strlen(expect);
 	     p < (const char *)f.payload + f.len; p = nl + 1) {
 		nl = memchr(p, '\n', (const char *)f.payload + f.len - p);
 		assert_non_null(nl);
-		assert_true(proto_module_section_path(p, nl - p, NULL, NULL));
+		assert_true(proto_module_file_path(p, nl - p));
 	}
 	request(ac, PROTO_LIST, "x", 1);
 	expect_error(ac, EINVAL);

@@ -408,6 +408,35 @@ static void test_module_section_paths(void **state)
 	assert_false(proto_module_section_path(path, strlen(path), NULL, NULL));
 	/* never the table's paths: those are matched exactly, elsewhere */
 	assert_false(proto_module_section_path("/proc/lockdep", 13, NULL, NULL));
+	assert_false(proto_module_file_path("/proc/lockdep", 13));
+}
+
+/* The other module file: exactly one note per module. */
+static void test_module_build_id_paths(void **state)
+{
+	static const char *const refused[] = {
+		"/sys/module/x/notes/.note.Linux",
+		"/sys/module/x/notes/.note.gnu.build-id/",
+		"/sys/module/x/notes/../notes/.note.gnu.build-id",
+		"/sys/module/x/y/notes/.note.gnu.build-id",
+		"/sys/module/../notes/.note.gnu.build-id",
+		"/sys/module//notes/.note.gnu.build-id",
+		"/sys/module/notes/.note.gnu.build-id",
+		"/sys/module/X/notes/.note.gnu.build-id",
+		"/sys/module/x/sections/.note.gnu.build-id/notes/.note.gnu.build-id",
+	};
+	char module[PROTO_MAX_MODULE_NAME + 1];
+	const char *ok = "/sys/module/test_lockdep_scenarios/notes/.note.gnu.build-id";
+	size_t i;
+
+	(void)state;
+	assert_true(proto_module_build_id_path(ok, strlen(ok), module));
+	assert_string_equal(module, "test_lockdep_scenarios");
+	assert_true(proto_module_file_path(ok, strlen(ok)));
+	assert_false(proto_module_section_path(ok, strlen(ok), NULL, NULL));
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (proto_module_file_path(refused[i], strlen(refused[i])))
+			fail_msg("'%s' was accepted", refused[i]);
 }
 
 /* A section file's content, as the guest sends it: one address. */
@@ -462,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_scenario_names),
 		cmocka_unit_test(test_kmsg_seq),
 		cmocka_unit_test(test_module_section_paths),
+		cmocka_unit_test(test_module_build_id_paths),
 		cmocka_unit_test(test_module_section_addr),
 	};
 

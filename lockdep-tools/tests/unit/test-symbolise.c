@@ -469,11 +469,30 @@ static unsigned long long ko_sym(const char *path, const char *name,
 	return value;
 }
 
+/* The GNU build id of @path (readelf -n) into @buf. */
+static const char *ko_build_id(const char *path, char *buf, size_t size)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	FILE *p;
+
+	strbuf_addf(&cmd, "readelf -n '%s' | sed -n 's/^ *Build ID: //p'", path);
+	p = popen(cmd.buf, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(buf, (int)size, p));
+	buf[strcspn(buf, "\n")] = '\0';
+	pclose(p);
+	strbuf_release(&cmd);
+	assert_int_equal(strlen(buf), 40);
+	return buf;
+}
+
 /*
  * The scenario module of the real build, loaded at the addresses of a
  * /sys/module/NAME/sections/ table: a bare return address inside a
  * function, in .text and in .init.text, is that function at the right
- * offset with its file:line; an address in no loaded section stays bare.
+ * offset with its file:line; an address in no loaded section stays bare,
+ * and so does every address when the loaded module's build id is not the
+ * file's.
  */
 static void test_real_module_layout(void **state)
 {
@@ -496,6 +515,7 @@ static void test_real_module_layout(void **state)
 	struct symbolise_opts o = { .quiet = true };
 	struct ldr_frame v[3] = { 0 };
 	char mods[512], sec[64], *abs;
+	unsigned long long addr0;
 	struct symboliser *s;
 	size_t i, k;
 
@@ -528,6 +548,7 @@ static void test_real_module_layout(void **state)
 	}
 	v[2].addr = 0xffffffffc0202000ULL;	/* between sections */
 	v[2].has_addr = true;
+	addr0 = v[0].addr;
 	assert_int_equal(symbolise_frames(s, v, 3, 0), 2);
 	for (i = 0; i < 2; i++) {
 		assert_non_null(v[i].func);
@@ -550,6 +571,22 @@ static void test_real_module_layout(void **state)
 	assert_int_equal(v[2].line, v[0].line);
 	for (i = 0; i < 3; i++)
 		frame_release(&v[i]);
+
+	/* the loaded module's build id: the file's is used, another is not */
+	symboliser_set_module_build_id(s, "test_lockdep_scenarios",
+				       ko_build_id(ko, sec, sizeof(sec)));
+	v[0].addr = addr0;
+	v[0].has_addr = true;
+	assert_int_equal(symbolise_frames(s, v, 1, 0), 1);
+	assert_string_equal(v[0].func, funcs[0]);
+	frame_release(&v[0]);
+	symboliser_set_module_build_id(s, "test_lockdep_scenarios",
+				       "0123456789abcdef0123456789abcdef01234567");
+	v[0].addr = addr0;
+	v[0].has_addr = true;
+	assert_int_equal(symbolise_frames(s, v, 1, 0), 0);
+	assert_null(v[0].func);
+	assert_null(v[0].module);
 	symboliser_free(s);
 }
 
