@@ -11,14 +11,16 @@
 int module_section_addr(const char *buf, size_t len, unsigned long long *addr,
 			const char **why)
 {
-	const char *p = buf, *end = buf + len;
+	const char *p = buf, *end;
 
 	if (len && buf[len - 1] == '\n')
-		end--;
-	if (end - p < 3 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X')) {
+		len--;
+	/* before any pointer arithmetic: @buf may be NULL when @len is 0 */
+	if (len < 3 || buf[0] != '0' || (buf[1] != 'x' && buf[1] != 'X')) {
 		*why = "expected one hexadecimal address starting with 0x";
 		return -1;
 	}
+	end = buf + len;
 	if (!proc_eat_hex(&p, end, addr) || p != end) {
 		*why = "expected one hexadecimal address of at most 16 digits and nothing else";
 		return -1;
