@@ -105,7 +105,7 @@ check-boot: initramfs
 # The guest-side benchmark harness, once and short: both kernels boot, the
 # loop runs, lockdep stays on. Times are printed, never judged.
 check-bench: initramfs initramfs-plain
-	@ROUNDS=1 REPEATS=2 bench/lock-hotpath.sh
+	@NAME=check-hotpath ROUNDS=1 REPEATS=2 bench/lock-hotpath.sh
 
 # Speed and memory as ratios against peers; make check runs only the
 # guest harness, once and short (check-bench).

@@ -22,11 +22,13 @@
 # Each boot checks that lockdep was still on after the loop (debug_locks
 # 1) and that the guest ran the kernel it should (the plain one has no
 # /proc/lockdep_graph). Not a test: nothing here fails on speed.
-# Boots land in build/vm/bench-hotpath-*; the table is also written to
-# build/logs/bench-lock-hotpath.txt.
+# Boots land in build/vm/NAME-*; the table is also written to
+# build/logs/NAME.txt (NAME: bench-hotpath).
 #
 # Environment: MODE (icount or wall), ROUNDS (default 2), REPEATS
-# (default 3), ITERATIONS (default 100000; use 1000000 or more for wall).
+# (default 3), ITERATIONS (default 100000; use 1000000 or more for wall),
+# NAME (default bench-hotpath; make check's short run uses its own, so
+# that it never overwrites the last real table).
 set -euo pipefail
 . "$(dirname "$0")/../vm/lib.sh"
 STEP=bench
@@ -35,8 +37,12 @@ MODE=${MODE:-icount}
 ROUNDS=${ROUNDS:-2}
 REPEATS=${REPEATS:-3}
 ITERATIONS=${ITERATIONS:-100000}
-OUT=$LOGS/bench-lock-hotpath.txt
+NAME=${NAME:-bench-hotpath}
+OUT=$LOGS/$NAME.txt
 
+case $NAME in
+''|.*|*[!A-Za-z0-9._-]*) die "NAME must be [A-Za-z0-9._-] not starting with '.', not '$NAME'" ;;
+esac
 case $MODE in
 icount) export ACCEL=tcg QEMU_ARGS="-icount shift=0,sleep=off"; UNIT="insns/iter" ;;
 wall) UNIT="ns/iter" ;;
@@ -56,10 +62,10 @@ for v in lockdep plain; do
 done
 
 # boot VARIANT ROUND: one guest, REPEATS timed loops; appends the samples
-# (ns/iteration, one per line) to $LOGS/bench-hotpath-VARIANT.samples.
+# (one per line) to $LOGS/NAME-VARIANT.samples.
 boot() {
 	local v=$1 r=$2 dir name triggers=() i graph
-	name=bench-hotpath-$v-$r
+	name=$NAME-$v-$r
 	dir=$BUILD/vm/$name
 	for ((i = 0; i < REPEATS; i++)); do
 		triggers+=(--trigger bench)
@@ -80,7 +86,7 @@ boot() {
 		>"$dir/samples"
 	[ "$(wc -l <"$dir/samples")" = "$REPEATS" ] ||
 		die "$v boot $r: $(wc -l <"$dir/samples") of $REPEATS bench lines in $dir/console.log"
-	cat "$dir/samples" >>"$LOGS/bench-hotpath-$v.samples"
+	cat "$dir/samples" >>"$LOGS/$NAME-$v.samples"
 }
 
 median() {
@@ -93,7 +99,7 @@ row() {
 	printf "$@" | tee -a "$OUT"
 }
 
-rm -f "$LOGS"/bench-hotpath-*.samples "$OUT"
+rm -f "$LOGS/$NAME"-*.samples "$OUT"
 progress "$MODE: $ROUNDS rounds of 2 boots, $REPEATS x $ITERATIONS lock/unlock pairs each"
 row '%-8s %5s %12s\n' kernel round "$UNIT"
 for ((r = 1; r <= ROUNDS; r++)); do
@@ -102,11 +108,11 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	for v in $order; do
 		boot "$v" "$r"
 		row '%-8s %5d %12.3f\n' "$v" "$r" \
-			"$(median <"$BUILD/vm/bench-hotpath-$v-$r/samples")"
+			"$(median <"$BUILD/vm/$NAME-$v-$r/samples")"
 	done
 done
-p=$(median <"$LOGS/bench-hotpath-plain.samples")
-l=$(median <"$LOGS/bench-hotpath-lockdep.samples")
+p=$(median <"$LOGS/$NAME-plain.samples")
+l=$(median <"$LOGS/$NAME-lockdep.samples")
 row '\nmedian of %d samples each: plain %.3f, lockdep %.3f %s\n' \
 	$((ROUNDS * REPEATS)) "$p" "$l" "$UNIT"
 row 'ratio lockdep/plain %.4f (target <= 1.01)\n' "$(echo "$l / $p" | bc -l)"
