@@ -190,8 +190,11 @@ build_scenarios_out_of_tree() {
 do_build() {
 	local stamp
 	stamp=$(cat "$STAMP-config")-$(git -C "$KSRC" rev-parse HEAD)
-	[ "$VARIANT" = plain ] &&
+	if [ "$VARIANT" = plain ]; then
+		git -C "$KREPO" cat-file -e lockdep:lib/test_lockdep_scenarios.c 2>/dev/null ||
+			die "branch lockdep of $KREPO has no lib/test_lockdep_scenarios.c: the plain kernel's bench loop comes from the series ('make kernel' first)"
 		stamp=$stamp-$(git -C "$KREPO" rev-parse lockdep:lib/test_lockdep_scenarios.c)
+	fi
 	if [ -f "$STAMP-build" ] &&
 	   [ "$(cat "$STAMP-build")" = "$stamp" ] &&
 	   [ -f "$KSRC/arch/x86/boot/bzImage" ]; then
