@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Every C file the series touches builds without a warning at W=1 (the
-# headers it touches are checked through them). Objects are removed
-# first so that each file is compiled again (ccache replays a cached
-# compiler's warnings). Run 'make kernel' first.
+# headers it touches are checked through them). The objects are removed
+# first: after one run they are already built with W=1's command line,
+# and kbuild would not compile them again to show the warnings (ccache
+# does replay a cached compile's warnings). Run 'make kernel' first.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=warnings
@@ -15,7 +16,7 @@ mapfile -t objs < <(git -C "$KSRC" diff --name-only --diff-filter=AM pristine HE
 [ ${#objs[@]} -gt 0 ] || die "the series touches no C file?"
 (cd "$KSRC" && rm -f "${objs[@]}")
 log=$LOGS/warnings-w1.log
-run_logged warnings-w1 make -C "$KSRC" ARCH=x86_64 CC="ccache gcc" W=1 "${objs[@]}"
+run_logged warnings-w1 kmake W=1 "${objs[@]}"
 if grep -E ': (warning|error):' "$log" >&2; then
 	die "W=1 warnings in files the series touches (log: $log)"
 fi

@@ -27,21 +27,11 @@ STEP=kernel
 TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 CONFIG_FRAGMENT=$PATCHES/lockdep.config
 JOBS=${JOBS:-$(nproc)}
-export CCACHE_DIR=$BUILD/ccache
-export CCACHE_BASEDIR=$KSRC
 STAMP=$KSRC.stamp
 VARIANT=${KERNEL_VARIANT:-lockdep}
 # Log names of the plain kernel's steps start with "plain-".
 LOG=""
 [ "$VARIANT" = plain ] && LOG=plain-
-# Deterministic kernel version strings keep ccache hits across rebuilds.
-export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
-export KBUILD_BUILD_USER=lockdep KBUILD_BUILD_HOST=qemu
-
-kmake() {
-	make -C "$KSRC" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"
-}
-
 series_files() {
 	local p
 	[ -f "$PATCHES/series" ] || return 0

@@ -23,6 +23,16 @@ mkdir -p "$LOGS"
 
 _t0=$(date +%s)
 
+# kmake ARGS...: make in the kernel tree, as every step that compiles
+# kernel code calls it (the same command lines, the same ccache in
+# build/ccache). Fixed version strings keep ccache hits across rebuilds.
+kmake() {
+	CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$KSRC \
+	KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' \
+	KBUILD_BUILD_USER=lockdep KBUILD_BUILD_HOST=qemu \
+		make -C "$KSRC" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+
 # progress MSG: one short line with the seconds since the script started.
 progress() {
 	printf '  %-10s %s (%ss)\n' "${STEP:-vm}" "$*" "$(( $(date +%s) - _t0 ))"
