@@ -188,8 +188,10 @@ subset() {
 
 # The guest keeps taking locks while it reads the three files, and lockdep
 # only ever adds classes and dependencies then: graph1 <= /proc/lockdep <=
-# graph2. A class or edge the export leaves out, or one it makes up, breaks
-# one of the four inclusions.
+# graph2. An entry the export leaves out (of the second read) or makes up
+# (in the first) breaks an inclusion; both reads run the same code, so a
+# systematic error shows in both, but a one-off in graph2 alone or a gap
+# in graph1 alone would pass.
 test_expect_success 'same classes and distance-1 edges as /proc/lockdep' '
 	cp "$OUT/graph1" g1 && cp "$OUT/graph2" g2 &&
 	graph_sets g1 && graph_sets g2 && lockdep_sets &&
