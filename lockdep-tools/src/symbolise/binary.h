@@ -95,8 +95,12 @@ bool sym_binary_load(struct sym_binary *b, const char **err);
  * module-layout.c: opens the module file @path (ET_REL) as module @name
  * loaded at @layout: libdwfl relocates its symbols and DWARF with each
  * section at the address @layout gives, and treats a section @layout
- * does not name as not loaded. NULL after setting *err.
+ * does not name as not loaded. NULL after setting *err; *err is
+ * SYM_LAYOUT_UNUSABLE when a loaded section is at 0 or two overlap.
  */
+#define SYM_LAYOUT_UNUSABLE \
+	"section addresses hidden (kptr_restrict?) or overlapping"
+
 struct sym_binary *sym_binary_open_loaded(const char *path, const char *name,
 					  const struct sym_layout *layout,
 					  const char **err);

@@ -14,7 +14,11 @@
  *
  * Invariants:
  *  (1) b->loaded[] holds one range per SHF_ALLOC section of the file that
- *      the layout names and that has a size; a range never wraps.
+ *      the layout names and that has a size, sorted by address; a range
+ *      never wraps, never starts at 0 and never overlaps another. A layout
+ *      breaking this (kptr_restrict=2 shows every address as 0; a hostile
+ *      guest sends anything) is refused: libdwfl would relocate symbols
+ *      and lines on top of each other and answer wrong file:line.
  *  (2) The layout read by the callbacks is b's own copy, alive as long as
  *      b->dwfl.
  */
@@ -88,6 +92,15 @@ static const Dwfl_Callbacks loaded_callbacks = {
 	.section_address = loaded_section_address,
 };
 
+static int cmp_range(const void *a, const void *b)
+{
+	const struct sym_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return (x->hi > y->hi) - (x->hi < y->hi);
+}
+
 /* The ranges of b's loaded sections (1), from the file's section headers. */
 static bool loaded_ranges(struct sym_binary *b, const char **err)
 {
@@ -135,9 +148,18 @@ static bool loaded_ranges(struct sym_binary *b, const char **err)
 		b->loaded[b->nr_loaded].hi = s->addr + shdr.sh_size;
 		b->nr_loaded++;
 	}
-	ok = b->nr_loaded > 0;
-	if (!ok)
+	if (!b->nr_loaded) {
 		*err = "the layout names none of its sections";
+		goto out;
+	}
+	qsort(b->loaded, b->nr_loaded, sizeof(*b->loaded), cmp_range);
+	for (size_t i = 0; i < b->nr_loaded; i++)
+		if (!b->loaded[i].lo ||
+		    (i && b->loaded[i].lo < b->loaded[i - 1].hi)) {
+			*err = SYM_LAYOUT_UNUSABLE;
+			goto out;
+		}
+	ok = true;
 out:
 	elf_end(elf);
 	close(fd);

@@ -31,6 +31,7 @@ struct mod_binary {
 	struct sym_binary *bin;	/* NULL: not yet, missing or mismatched */
 	struct sym_layout layout;	/* load addresses; nr 0: unknown */
 	char *build_id;		/* the loaded module's, or NULL */
+	bool layout_warned;	/* its layout was refused, and said so */
 };
 
 struct symboliser {
@@ -208,12 +209,34 @@ static void scan_modules(struct symboliser *s)
 }
 
 /*
+ * @path opened at m's load addresses, or NULL when they cannot be used
+ * (warned about once per module): the caller then opens it by name, so
+ * its "func+off/size [module]" frames are symbolised as without a
+ * layout and only its bare addresses stay raw.
+ */
+static struct sym_binary *open_loaded(struct symboliser *s,
+				      struct mod_binary *m, const char *path)
+{
+	const char *err = NULL;
+	struct sym_binary *b = sym_binary_open_loaded(path, m->name,
+						      &m->layout, &err);
+
+	if (!b && !m->layout_warned && !s->opts.quiet)
+		warning("module '%s': %s; its bare addresses stay raw",
+			m->name, err);
+	if (!b)
+		m->layout_warned = true;
+	return b;
+}
+
+/*
  * The file of module m: build id equal to the frame's when it printed
  * one, else to the loaded module's when known; among candidates, one
- * with DWARF first. Opened at m's load addresses when they are known.
+ * with DWARF first. Opened at m's load addresses when they are known
+ * and usable, else by name.
  */
 static struct sym_binary *open_module(struct symboliser *s,
-				      const struct mod_binary *m,
+				      struct mod_binary *m,
 				      const char *build_id)
 {
 	const char *name = m->name;
@@ -231,10 +254,9 @@ static struct sym_binary *open_module(struct symboliser *s,
 		if (strcmp(s->files[i].name, name))
 			continue;
 		found = true;
-		b = m->layout.nr ?
-		    sym_binary_open_loaded(s->files[i].path, name, &m->layout,
-					   &err) :
-		    sym_binary_open(s->files[i].path, &err);
+		b = m->layout.nr ? open_loaded(s, m, s->files[i].path) : NULL;
+		if (!b)
+			b = sym_binary_open(s->files[i].path, &err);
 		if (!b) {
 			why = err;
 			continue;

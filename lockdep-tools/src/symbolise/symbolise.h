@@ -146,7 +146,10 @@ void symboliser_set_kaslr_offset(struct symboliser *s,
  * Module @module's section @section was loaded at the run-time address
  * @addr (the content of /sys/module/@module/sections/@section). Sections
  * a module's layout does not name count as not loaded; a module that was
- * already opened is opened again, at these addresses, on next use.
+ * already opened is opened again, at these addresses, on next use. A
+ * layout with a loaded section at 0 (kptr_restrict=2 hides them) or two
+ * overlapping is refused, with a warning: the module's bare addresses
+ * stay raw, its func+off frames are symbolised by name as before.
  */
 void symboliser_add_section(struct symboliser *s, const char *module,
 			    const char *section, unsigned long long addr);

@@ -372,6 +372,109 @@ static void test_module(void **state)
 	symboliser_free(s);
 }
 
+/* Runs fn(arg) with stderr in a file; returns what was written. */
+static char *capture_stderr(void (*fn)(void *), void *arg)
+{
+	char path[512], *text;
+	int fd, saved;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/stderr", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(fd, 2), 2);
+	fn(arg);
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	close(fd);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc(1, n + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, n, f), (size_t)n);
+	fclose(f);
+	return text;
+}
+
+struct layout_case {
+	unsigned long long text, eh_frame;	/* section addresses */
+	size_t done;	/* bare address and func+off frame symbolised */
+	struct ldr_frame v[2];
+};
+
+static void symbolise_layout_case(void *arg)
+{
+	struct layout_case *c = arg;
+	struct symbolise_opts o = { .modules_dir = moddir };
+	struct symboliser *s = symboliser_new(&o);
+	unsigned long long size, off = ret_off(modfile, "outer", "ext", &size);
+	unsigned long long value = sym_addr(modfile, "outer");
+
+	symboliser_add_section(s, "test_mod", ".text", c->text);
+	symboliser_add_section(s, "test_mod", ".eh_frame", c->eh_frame);
+	c->v[0] = (struct ldr_frame){ .addr = c->text + value + off,
+				      .has_addr = true };
+	c->v[1] = frame("outer", off, size, "test_mod");
+	c->done = symbolise_frames(s, &c->v[0], 1, 0);
+	/* a second batch: the refused layout is not warned about again */
+	c->done += symbolise_frames(s, &c->v[1], 1, 0);
+	symboliser_free(s);
+}
+
+/*
+ * A module's layout is used only when its loaded sections are at non-zero
+ * addresses that do not overlap: with kptr_restrict=2 every sections file
+ * reads 0, and a hostile guest sends anything. A refused layout leaves
+ * bare addresses raw, says so once, and the module's func+off frames are
+ * symbolised by name as without a layout.
+ */
+static void test_module_bad_layout(void **state)
+{
+	const struct {
+		unsigned long long text, eh_frame;
+		bool usable;
+	} cases[] = {
+		{ 0xffffffffc0000000ULL, 0xffffffffc0001000ULL, true },
+		{ 0, 0, false },			/* hidden */
+		{ 0xffffffffc0000000ULL, 0xffffffffc0000010ULL, false },
+		{ 0xffffffffc0000000ULL, 0, false },	/* one hidden */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct layout_case c = { .text = cases[i].text,
+					 .eh_frame = cases[i].eh_frame };
+		char *err = capture_stderr(symbolise_layout_case, &c);
+		const char *w = "module 'test_mod': section addresses hidden";
+
+		check_outer(&c.v[1]);
+		if (cases[i].usable) {
+			assert_int_equal(c.done, 2);
+			check_outer(&c.v[0]);
+			assert_string_equal(c.v[0].module, "test_mod");
+			assert_string_equal(err, "");
+		} else {
+			assert_int_equal(c.done, 1);
+			assert_null(c.v[0].func);
+			assert_null(c.v[0].module);
+			assert_null(c.v[0].file);
+			assert_non_null(strstr(err, w));
+			assert_null(strstr(strstr(err, w) + 1, w));
+		}
+		free(err);
+		frame_release(&c.v[0]);
+		frame_release(&c.v[1]);
+	}
+}
+
 static void test_report_and_skip_existing(void **state)
 {
 	struct symbolise_opts o = { .vmlinux = vmlinux };
@@ -597,6 +700,7 @@ int main(void)
 		cmocka_unit_test(test_bare_address),
 		cmocka_unit_test(test_untrusted_left_alone),
 		cmocka_unit_test(test_module),
+		cmocka_unit_test(test_module_bad_layout),
 		cmocka_unit_test(test_report_and_skip_existing),
 		cmocka_unit_test(test_real_vmlinux),
 		cmocka_unit_test(test_real_module_layout),
