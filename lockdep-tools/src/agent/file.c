@@ -4,7 +4,7 @@
  * file (or module file, allowlist.h) as DATA frames, TRIGGER writes a
  * scenario name to the test module. A path from the host is opened only
  * when it is byte for byte an allow-list entry, or a module file, whose
- * names have no '/' and no "..".
+ * names have no '/' and are neither "." nor "..".
  */
 #include <errno.h>
 #include <fcntl.h>

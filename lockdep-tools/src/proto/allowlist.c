@@ -56,16 +56,19 @@ bool proto_section_name_valid(const char *name, size_t len)
 {
 	size_t i;
 
-	if (!len || len > PROTO_MAX_SECTION_NAME || (len == 1 && *name == '.'))
+	/*
+	 * '/' is outside the alphabet, so "." and ".." are the only names
+	 * that leave sections/; ".." inside a name is a real section's
+	 * (.data..ro_after_init), '-' too (.note.gnu.build-id).
+	 */
+	if (!len || len > PROTO_MAX_SECTION_NAME || (len == 1 && *name == '.') ||
+	    (len == 2 && name[0] == '.' && name[1] == '.'))
 		return false;
-	for (i = 0; i < len; i++) {
+	for (i = 0; i < len; i++)
 		if (!((name[i] >= 'a' && name[i] <= 'z') ||
 		      (name[i] >= '0' && name[i] <= '9') || name[i] == '_' ||
-		      name[i] == '.'))
+		      name[i] == '.' || name[i] == '-'))
 			return false;
-		if (name[i] == '.' && i + 1 < len && name[i + 1] == '.')
-			return false;
-	}
 	return true;
 }
 

@@ -40,13 +40,13 @@ const struct proto_allowed *proto_allowlist_find(const char *path, size_t len);
 
 /* A module name: 1-55 characters of [a-z0-9_]. */
 bool proto_module_name_valid(const char *name, size_t len);
-/* A section name: 1-64 characters of [.a-z0-9_], without "..", not ".". */
+/* A section name: 1-64 characters of [-.a-z0-9_], neither "." nor "..". */
 bool proto_section_name_valid(const char *name, size_t len);
 
 /*
  * True when @path[0..@len) is exactly /sys/module/NAME/sections/SECTION
  * with a valid NAME and SECTION: byte for byte, so no other '/', no
- * "..", no NUL. The names are then copied, NUL-terminated, to @module
+ * "." or ".." component, no NUL. The names are then copied, NUL-terminated, to @module
  * (PROTO_MAX_MODULE_NAME + 1 bytes) and @section (PROTO_MAX_SECTION_NAME
  * + 1 bytes) unless those are NULL.
  */

@@ -362,6 +362,8 @@ static void test_module_section_paths(void **state)
 		"/sys/module/x/sections/.",
 		"/sys/module/x/sections/.text/",
 		"/sys/module/x/sections/a/b",
+		"/sys/module/x/sections/../x",
+		"/sys/module/x/sections/.data/../../y",
 		"/sys/module/x/sections/",
 		"/sys/module/x/sections",
 		"/sys/module//sections/.text",
@@ -377,6 +379,12 @@ static void test_module_section_paths(void **state)
 		"/proc/module/x/sections/.text",
 		"",
 	};
+	static const char *const kept[] = {
+		".data..ro_after_init",
+		".data..read_mostly",
+		".data..percpu",
+		".note.gnu.build-id",
+	};
 	char module[PROTO_MAX_MODULE_NAME + 1];
 	char section[PROTO_MAX_SECTION_NAME + 1];
 	char path[512], name[PROTO_MAX_SECTION_NAME + 2];
@@ -391,6 +399,15 @@ static void test_module_section_paths(void **state)
 		if (proto_module_section_path(refused[i], strlen(refused[i]),
 					      module, section))
 			fail_msg("'%s' was accepted", refused[i]);
+	/* real section names: ".." and '-' inside a name are no traversal */
+	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/module/x/sections/%s",
+			 kept[i]);
+		if (!proto_module_section_path(path, strlen(path), module,
+					       section))
+			fail_msg("'%s' was refused", path);
+		assert_string_equal(section, kept[i]);
+	}
 	/* a NUL inside, after a valid prefix */
 	assert_false(proto_module_section_path("/sys/module/x/sections/.t\0xt",
 					       28, NULL, NULL));
