@@ -589,42 +589,79 @@ static const char *ko_build_id(const char *path, char *buf, size_t size)
 	return buf;
 }
 
+/* A module's loaded section, as a /sys/module/NAME/sections/ file says. */
+struct ko_section {
+	char name[64];
+	unsigned long long addr;
+};
+
+/*
+ * A layout for the .ko @path, as the kernel could give it: each of its
+ * SHF_ALLOC sections with a size at the next page after the previous
+ * one's end, from @base. Returns the number of sections; *@end is the
+ * end of the last one.
+ */
+static size_t ko_layout(const char *path, unsigned long long base,
+			struct ko_section *v, size_t max,
+			unsigned long long *end)
+{
+	int fd = open(path, O_RDONLY);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, n = 0;
+	Elf *elf;
+
+	assert_true(fd >= 0);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(elf);
+	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
+	*end = base;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+		GElf_Shdr sh;
+
+		assert_non_null(gelf_getshdr(scn, &sh));
+		if (!(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		assert_non_null(name);
+		assert_true(n < max && strlen(name) < sizeof(v[n].name));
+		strcpy(v[n].name, name);
+		v[n].addr = (*end + 0xfff) & ~0xfffULL;
+		*end = v[n].addr + sh.sh_size;
+		n++;
+	}
+	elf_end(elf);
+	close(fd);
+	return n;
+}
+
 /*
  * The scenario module of the real build, loaded at the addresses of a
- * /sys/module/NAME/sections/ table: a bare return address inside a
- * function, in .text and in .init.text, is that function at the right
- * offset with its file:line; an address in no loaded section stays bare,
- * and so does every address when the loaded module's build id is not the
- * file's.
+ * /sys/module/NAME/sections/ table built from its own section sizes: a
+ * bare return address inside a function, in .text and in .init.text, is
+ * that function at the right offset with its file:line; an address
+ * after the last section stays bare, and so does every address when the
+ * loaded module's build id is not the file's.
  */
 static void test_real_module_layout(void **state)
 {
-	static const struct {
-		const char *name;
-		unsigned long long addr;
-	} table[] = {
-		{ ".text",			0xffffffffc0200000ULL },
-		{ ".init.text",			0xffffffffc0210000ULL },
-		{ ".exit.text",			0xffffffffc0201000ULL },
-		{ ".rodata",			0xffffffffc0203000ULL },
-		{ ".rodata.str1.1",		0xffffffffc0204000ULL },
-		{ ".data",			0xffffffffc0205000ULL },
-		{ ".gnu.linkonce.this_module",	0xffffffffc0206000ULL },
-		{ ".bss",			0xffffffffc0207000ULL },
-	};
 	const char *ko = getenv("LDT_SCENARIO_KO") ? getenv("LDT_SCENARIO_KO") :
 			 "../build/linux/lib/test_lockdep_scenarios.ko";
 	const char *funcs[] = { "order_ab", "test_lockdep_scenarios_init" };
 	struct symbolise_opts o = { .quiet = true };
 	struct ldr_frame v[3] = { 0 };
 	char mods[512], sec[64], *abs;
-	unsigned long long addr0;
+	struct ko_section table[256];
+	unsigned long long addr0, end;
 	struct symboliser *s;
-	size_t i, k;
+	size_t i, k, nr;
 
 	(void)state;
 	if (access(ko, R_OK))
 		skip();
+	nr = ko_layout(ko, 0xffffffffc0200000ULL, table,
+		       sizeof(table) / sizeof(table[0]), &end);
 	/* a directory holding only the module, as --modules gets it */
 	snprintf(mods, sizeof(mods), "%s/real-mods", dir);
 	abs = realpath(ko, NULL);
@@ -634,7 +671,7 @@ static void test_real_module_layout(void **state)
 	free(abs);
 	o.modules_dir = mods;
 	s = symboliser_new(&o);
-	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+	for (i = 0; i < nr; i++)
 		symboliser_add_section(s, "test_lockdep_scenarios",
 				       table[i].name, table[i].addr);
 	for (i = 0; i < 2; i++) {
@@ -642,14 +679,14 @@ static void test_real_module_layout(void **state)
 							sec, sizeof(sec));
 
 		assert_true(size > 8);
-		for (k = 0; k < sizeof(table) / sizeof(table[0]); k++)
+		for (k = 0; k < nr; k++)
 			if (!strcmp(table[k].name, sec))
 				break;
-		assert_true(k < sizeof(table) / sizeof(table[0]));
+		assert_true(k < nr);
 		v[i].addr = table[k].addr + value + 8;
 		v[i].has_addr = true;
 	}
-	v[2].addr = 0xffffffffc0202000ULL;	/* between sections */
+	v[2].addr = end + 0x10;	/* after the last section */
 	v[2].has_addr = true;
 	addr0 = v[0].addr;
 	assert_int_equal(symbolise_frames(s, v, 3, 0), 2);
