@@ -2,8 +2,9 @@
 /*
  * Unit tests of the symboliser on binaries built here from the sources
  * below (gcc -g -O2), whose answers are known from the source, and on
- * the real vmlinux and scenario module of the build when they are there
- * (skipped otherwise).
+ * the real vmlinux and scenario module of the build: those LDT_VMLINUX
+ * and LDT_SCENARIO_KO name (failing when missing), else those of
+ * ../build/linux when there (skipped otherwise).
  *
  * "vmlinux" is a static executable of a.c and b.c linked with
  * --emit-relocs, so the return address after each call can be found from
@@ -500,11 +501,28 @@ static void test_report_and_skip_existing(void **state)
 	symboliser_free(s);
 }
 
+/*
+ * A file of the real build: the one environment variable @var names
+ * (the top-level Makefile sets it; missing then is a failure, not a
+ * skip), else @fallback, relative to lockdep-tools/; NULL (skip) if that
+ * is missing too.
+ */
+static const char *real_file(const char *var, const char *fallback)
+{
+	const char *path = getenv(var);
+
+	if (path && *path) {
+		if (access(path, R_OK))
+			fail_msg("%s='%s' cannot be read", var, path);
+		return path;
+	}
+	return access(fallback, R_OK) ? NULL : fallback;
+}
+
 /* The real kernel, when built: a spinlock frame and its inline chain. */
 static void test_real_vmlinux(void **state)
 {
-	const char *path = getenv("LDT_VMLINUX") ? getenv("LDT_VMLINUX") :
-			   "../build/linux/vmlinux";
+	const char *path = real_file("LDT_VMLINUX", "../build/linux/vmlinux");
 	struct symbolise_opts o = { .vmlinux = path, .quiet = true,
 				    .has_kaslr_offset = true };
 	struct symboliser *s;
@@ -514,7 +532,7 @@ static void test_real_vmlinux(void **state)
 	size_t i;
 
 	(void)state;
-	if (access(path, R_OK))
+	if (!path)
 		skip();
 	s = symboliser_new(&o);
 	assert_true(symboliser_has_vmlinux(s));
@@ -646,8 +664,8 @@ static size_t ko_layout(const char *path, unsigned long long base,
  */
 static void test_real_module_layout(void **state)
 {
-	const char *ko = getenv("LDT_SCENARIO_KO") ? getenv("LDT_SCENARIO_KO") :
-			 "../build/linux/lib/test_lockdep_scenarios.ko";
+	const char *ko = real_file("LDT_SCENARIO_KO",
+				   "../build/linux/lib/test_lockdep_scenarios.ko");
 	const char *funcs[] = { "order_ab", "test_lockdep_scenarios_init" };
 	struct symbolise_opts o = { .quiet = true };
 	struct ldr_frame v[3] = { 0 };
@@ -658,7 +676,7 @@ static void test_real_module_layout(void **state)
 	size_t i, k, nr;
 
 	(void)state;
-	if (access(ko, R_OK))
+	if (!ko)
 		skip();
 	nr = ko_layout(ko, 0xffffffffc0200000ULL, table,
 		       sizeof(table) / sizeof(table[0]), &end);
