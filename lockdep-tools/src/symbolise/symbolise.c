@@ -357,13 +357,15 @@ void symboliser_set_module_build_id(struct symboliser *s, const char *module,
 
 /*
  * The module whose loaded sections hold the run-time address @addr:
- * one of those with a known layout, if exactly one does.
+ * one of those with a known layout, if exactly one does. When several
+ * do, NULL with *@ambiguous set.
  */
 static struct mod_binary *module_at(struct symboliser *s,
-				    unsigned long long addr)
+				    unsigned long long addr, bool *ambiguous)
 {
 	struct mod_binary *found = NULL;
 
+	*ambiguous = false;
 	if (!s->opts.modules_dir)
 		return NULL;
 	for (size_t i = 0; i < s->nr_mods; i++) {
@@ -372,8 +374,10 @@ static struct mod_binary *module_at(struct symboliser *s,
 		if (!m->layout.nr || !module_open(s, m, NULL) ||
 		    !sym_binary_loaded_at(m->bin, addr))
 			continue;
-		if (found)	/* a stale (freed init) range overlaps */
+		if (found) {	/* a stale (freed init) range overlaps */
+			*ambiguous = true;
 			return NULL;
+		}
 		found = m;
 	}
 	return found;
@@ -396,7 +400,8 @@ struct lookup {
 /*
  * The binary a bare run-time address is in, and the address in it:
  * vmlinux (with the KASLR offset), else a module whose layout is known,
- * named in *@module (else NULL). NULL (counted) if neither holds it.
+ * named in *@module (else NULL). NULL (counted) if neither holds it,
+ * or if several modules do.
  */
 static struct sym_binary *bare_binary(struct symboliser *s,
 				      const struct ldr_frame *f,
@@ -405,6 +410,7 @@ static struct sym_binary *bare_binary(struct symboliser *s,
 				      const char **module)
 {
 	struct mod_binary *m;
+	bool ambiguous;
 
 	*module = NULL;
 	if (s->vmlinux && s->opts.has_kaslr_offset) {
@@ -413,7 +419,11 @@ static struct sym_binary *bare_binary(struct symboliser *s,
 		if (*e)
 			return s->vmlinux;
 	}
-	m = module_at(s, f->addr);
+	m = module_at(s, f->addr, &ambiguous);
+	if (ambiguous) {
+		fail(&s->stats.ambiguous);
+		return NULL;
+	}
 	if (m) {
 		*addr = f->addr;
 		*e = sym_binary_at(m->bin, *addr);

@@ -77,7 +77,8 @@ struct symbolise_stats {
 	size_t no_binary;	/* vmlinux or module file missing or mismatched */
 	size_t no_symbol;	/* func not in the binary's symbol table */
 	size_t bad_size;	/* size or offset inconsistent with the symbol */
-	size_t ambiguous;	/* several symbols of that name and size */
+	size_t ambiguous;	/* several symbols of that name and size, or
+				 * several modules' sections at an address */
 	size_t no_offset;	/* bare address without a KASLR offset */
 	size_t no_address;	/* neither func+off nor an address */
 };

@@ -476,6 +476,46 @@ static void test_module_bad_layout(void **state)
 	}
 }
 
+/*
+ * Two modules whose loaded sections both hold an address (a freed
+ * .init.text reused): the address is named after neither, and counted
+ * as ambiguous.
+ */
+static void test_modules_overlap(void **state)
+{
+	char twins[512];
+	struct symbolise_opts o = { .modules_dir = twins, .quiet = true };
+	struct symboliser *s;
+	unsigned long long size, off = ret_off(modfile, "outer", "ext", &size);
+	unsigned long long text = 0xffffffffc0000000ULL;
+	struct ldr_frame f = { .addr = text + sym_addr(modfile, "outer") + off,
+			       .has_addr = true };
+
+	(void)state;
+	snprintf(twins, sizeof(twins), "%s/twins", dir);
+	assert_int_equal(run("mkdir -p twins && cp '%s' twins/test_mod.ko && "
+			     "cp '%s' twins/twin.ko", modfile, modfile), 0);
+	s = symboliser_new(&o);
+	symboliser_add_section(s, "test_mod", ".text", text);
+	symboliser_add_section(s, "twin", ".text", text);
+	assert_int_equal(symbolise_frames(s, &f, 1, 0), 0);
+	assert_null(f.func);
+	assert_null(f.module);
+	assert_int_equal(symboliser_stats(s)->ambiguous, 1);
+	assert_int_equal(symboliser_stats(s)->no_symbol, 0);
+	symboliser_free(s);
+
+	/* the twin elsewhere: the address is test_mod's */
+	s = symboliser_new(&o);
+	symboliser_add_section(s, "test_mod", ".text", text);
+	symboliser_add_section(s, "twin", ".text", text + 0x100000);
+	assert_int_equal(symbolise_frames(s, &f, 1, 0), 1);
+	check_outer(&f);
+	assert_string_equal(f.module, "test_mod");
+	frame_release(&f);
+	symboliser_free(s);
+}
+
 static void test_report_and_skip_existing(void **state)
 {
 	struct symbolise_opts o = { .vmlinux = vmlinux };
@@ -756,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_untrusted_left_alone),
 		cmocka_unit_test(test_module),
 		cmocka_unit_test(test_module_bad_layout),
+		cmocka_unit_test(test_modules_overlap),
 		cmocka_unit_test(test_report_and_skip_existing),
 		cmocka_unit_test(test_real_vmlinux),
 		cmocka_unit_test(test_real_module_layout),
