@@ -81,7 +81,11 @@ export-patches:
 # The kernel first: unit and tool tests use its vmlinux as real data.
 check: kernel check-patches check-unit check-tools check-fuzz check-boot check-bench
 
-check-unit: deps
+# The real-data unit tests must find this build's vmlinux and scenario
+# module: named here, a missing one fails them instead of skipping them.
+check-unit: export LDT_VMLINUX = $(BUILD)/linux/vmlinux
+check-unit: export LDT_SCENARIO_KO = $(BUILD)/linux/lib/test_lockdep_scenarios.ko
+check-unit: kernel
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) check-unit
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD)/san SANITIZE=1 check-unit
 
