@@ -40,9 +40,7 @@ ITERATIONS=${ITERATIONS:-100000}
 NAME=${NAME:-bench-hotpath}
 OUT=$LOGS/$NAME.txt
 
-case $NAME in
-''|.*|*[!A-Za-z0-9._-]*) die "NAME must be [A-Za-z0-9._-] not starting with '.', not '$NAME'" ;;
-esac
+check_name NAME "$NAME"
 case $MODE in
 icount) export ACCEL=tcg QEMU_ARGS="-icount shift=0,sleep=off"; UNIT="insns/iter" ;;
 wall) UNIT="ns/iter" ;;

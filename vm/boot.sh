@@ -27,12 +27,7 @@ while getopts n:t:a: opt; do
 	esac
 done
 shift $((OPTIND - 1))
-# NAME becomes a directory that is removed first: no "", "..", "a/b"
-case $name in
-''|.*|*[!A-Za-z0-9._-]*)
-	echo "boot: error: invalid NAME '$name': expected [A-Za-z0-9._-], not starting with '.'" >&2
-	exit 64 ;;
-esac
+check_name NAME "$name"
 
 dir=$BUILD/vm/$name
 rm -rf "$dir"

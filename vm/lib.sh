@@ -43,6 +43,17 @@ die() {
 	exit 1
 }
 
+# check_name WHAT VALUE: VALUE names files and directories under build/
+# that are removed first: no "", "..", "a/b". Exits 64 otherwise.
+check_name() {
+	case $2 in
+	''|.*|*[!A-Za-z0-9._-]*)
+		printf "%s: error: invalid %s '%s': expected [A-Za-z0-9._-], not starting with '.'\n" \
+			"${STEP:-vm}" "$1" "$2" >&2
+		exit 64 ;;
+	esac
+}
+
 # run_logged NAME CMD...: run CMD with all output in $LOGS/NAME.log; on
 # failure print the log's path and its last lines, and fail.
 run_logged() {
