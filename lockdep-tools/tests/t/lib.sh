@@ -40,6 +40,34 @@ test_cmp() {
 	diff -u "$1" "$2"
 }
 
+# raw_manifest DIR KMSG_LINE: DIR/MANIFEST for a raw directory made by
+# hand, as lockdep-collect writes one: every allow-listed file, in the
+# agent's order, "complete" with its size where DIR/files has it and
+# "missing ... ENOENT" where not, then KMSG_LINE.
+raw_manifest() {
+	local d=$1 f
+	{
+		echo "# lockdep-collect MANIFEST 1"
+		echo "agent lockdep-agent 1 Linux 6.1.192+ x86_64"
+		for f in /proc/lockdep /proc/lockdep_stats /proc/lockdep_chains \
+			 /proc/lock_stat /proc/version /proc/cmdline \
+			 /proc/config.gz /sys/kernel/notes /proc/lockdep_graph \
+			 /sys/kernel/debug/lockdep_scenarios/list; do
+			if [ -f "$d/files$f" ]; then
+				echo "file complete $f $(wc -c <"$d/files$f")"
+			else
+				echo "file missing $f 0 ENOENT"
+			fi
+		done
+		echo "$2"
+	} >"$d/MANIFEST"
+}
+
+# snapshot, then unchanged: the database $DB holds what it held at the
+# snapshot (nothing stored is lost or changed by a refused input).
+snapshot() { sqlite3 "$DB" .dump >"$TRASH/db.before"; }
+unchanged() { sqlite3 "$DB" .dump >"$TRASH/db.after" && cmp "$TRASH/db.before" "$TRASH/db.after"; }
+
 test_done() {
 	echo "1..$_n"
 	[ "$_failed" = 0 ]

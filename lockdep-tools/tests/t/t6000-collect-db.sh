@@ -45,23 +45,8 @@ make_raw() {
 	{ cat "$FIX/console.log"; cat "$CORPUS/034-circular.txt"; } |
 		kmsg_from_log 0 >"$d/kmsg" &&
 	n=$(wc -l <"$d/kmsg") &&
-	{
-		echo "# lockdep-collect MANIFEST 1"
-		echo "agent lockdep-agent 1 Linux 6.1.192+ x86_64"
-		for f in /proc/lockdep /proc/lockdep_stats /proc/lockdep_chains \
-			 /proc/lock_stat /proc/version /proc/cmdline \
-			 /proc/config.gz /sys/kernel/notes; do
-			echo "file complete $f $(wc -c <"$d/files$f")"
-		done
-		echo "file missing /proc/lockdep_graph 0 ENOENT"
-		echo "file missing /sys/kernel/debug/lockdep_scenarios/list 0 ENOENT"
-		echo "kmsg complete $n 0 $((n - 1)) -"
-	} >"$d/MANIFEST"
+	raw_manifest "$d" "kmsg complete $n 0 $((n - 1)) -"
 }
-
-# unchanged: the database's content is what db.before says it was
-snapshot() { sqlite3 "$DB" .dump >"$TRASH/db.before"; }
-unchanged() { sqlite3 "$DB" .dump >"$TRASH/db.after" && cmp "$TRASH/db.before" "$TRASH/db.after"; }
 
 test_expect_success 'man page lockdep-db(5) is clean roff' '
 	groff -ww -z -man "$MAN/lockdep-db.5" 2>err &&

@@ -40,21 +40,8 @@ make_raw() {
 	{ printf "\004\000\000\000\024\000\000\000\003\000\000\000GNU\000" &&
 	  echo "$id" | xxd -r -p; } >"$d/files/sys/kernel/notes" &&
 	echo "6,0,0,-;graph test" >"$d/kmsg" &&
-	{
-		echo "# lockdep-collect MANIFEST 1"
-		echo "agent lockdep-agent 1 Linux 6.1.192+ x86_64"
-		for f in /proc/lockdep /proc/lockdep_stats /proc/lockdep_chains \
-			 /proc/lock_stat /proc/version /proc/cmdline \
-			 /proc/config.gz /sys/kernel/notes /proc/lockdep_graph; do
-			echo "file complete $f $(wc -c <"$d/files$f")"
-		done
-		echo "file missing /sys/kernel/debug/lockdep_scenarios/list 0 ENOENT"
-		echo "kmsg complete 1 0 0 -"
-	} >"$d/MANIFEST"
+	raw_manifest "$d" "kmsg complete 1 0 0 -"
 }
-
-snapshot() { sqlite3 "$DB" .dump >"$TRASH/db.before"; }
-unchanged() { sqlite3 "$DB" .dump >"$TRASH/db.after" && cmp "$TRASH/db.before" "$TRASH/db.after"; }
 
 test_expect_success 'raw directory with the export: stored, complete' '
 	make_raw "$TRASH/raw" &&
