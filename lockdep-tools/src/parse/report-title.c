@@ -2,22 +2,49 @@
 /*
  * Titles and dedup keys of reports.
  *
- * Title: "<what> in <function>", in the manner of syzkaller, where the
- * function is the first frame of the backtrace that is neither lockdep's
- * own machinery, nor stack dumping, nor a lock primitive (spin_lock,
- * mutex_lock_nested, down_write, ...): the code that asked for the lock.
- * Unreliable ("?") frames are never chosen. Without a backtrace the
- * "at:" location of the report's main lock is used. Compiler suffixes
- * (".cold", ".isra.0", ".part.0", ".constprop.0") are dropped.
+ * Title: "<what> in <function>", and syzbot_title, the same in the exact
+ * words of syzkaller's dashboard ("WARNING: held lock freed in f",
+ * "possible deadlock in f"), so that a title pasted into a search of
+ * syzbot, lore or a bug tracker finds the same bug.
+ *
+ * The function is picked per report type, in syzkaller's manner: each
+ * type has an ordered list of places to look (sources[] below), and the
+ * first place that has a frame that can be the culprit names it:
+ *  - the "at:" site of the lock the report is about (the acquiring lock
+ *    of a circular, recursive or inversion report, the lock freed, the
+ *    first lock held at exit or on return to user space, the lock
+ *    released), then the holding lock, then the first chain entry;
+ *  - the stack under "... which became X-irq-safe at:" for irq-safe ->
+ *    irq-unsafe order;
+ *  - the backtrace for inconsistent lock state, nested lock not taken,
+ *    suspicious RCU usage, invalid wait context and lockdep's own
+ *    warnings.
+ * Headers of the bracketed "[ INFO: ... ]" era keep the rule syzkaller
+ * applies to them: the acquiring lock's "at:" comes first there.
+ * A place whose frames are all innocent (a backtrace cut to "..." or to
+ * the syscall entry) passes the turn to the next place, ending with any
+ * lock's "at:" site.
+ *
+ * A frame can be the culprit unless it is unreliable ("?"), inlined into
+ * the frame after it ("[inline]": syzbot names the real function, which
+ * that next frame is), a bare address, or innocent[]: stack dumping of
+ * every architecture, syscall entry stubs, lockdep and the lock
+ * primitives, workqueue machinery that takes pseudo-locks, timers and
+ * completions, the allocator and the free paths, user copies, tracing
+ * and fault injection. Some types pass over more (extra_innocent()).
+ * Compiler suffixes (".cold", ".isra.0", ".part.0", ".constprop.0") are
+ * dropped; syzbot_title also drops the syscall wrapper prefixes
+ * ("__do_sys_", "__x64_", ...) the way syzkaller does, one after the
+ * other in the order of syscall_prefixes[].
  *
  * Dedup key: 16 hex digits of the 64-bit FNV-1a hash of
- *   "<type>\n<lock>\n<lock>...\n<function>"
+ *   "<type>\n<lock>\n<lock>...\n<title>"
  * where the locks are, for a circular dependency, the chain in printed
  * order, otherwise the locks with a leading role (acquiring, holding,
  * releasing, expected, contending, freed, nest-lock, irq-safe,
- * irq-unsafe; else the held ones), and <function> is the title's
- * (left out for circular dependencies: the chain is the bug). Lock names
- * keep their "/subclass" but lose the "#version" suffix: versions number
+ * irq-unsafe; else the held ones), and <title> is left out for circular
+ * dependencies (the chain is the bug). Lock names keep their
+ * "/subclass" but lose the "#version" suffix: versions number
  * same-named classes in registration order, which differs between boots
  * and machines, while subclasses are fixed in the source.
  */
@@ -32,9 +59,21 @@
 
 /* Frames that are never the culprit (glob patterns on the base name). */
 static const char *const innocent[] = {
-	/* stack dumping and report printing */
+	/* stack dumping and report printing, every architecture */
 	"dump_stack*", "__dump_stack", "show_stack", "show_trace*",
-	"dump_trace", "print_*", "printk*", "_printk", "vprintk*",
+	"dump_trace", "dump_backtrace*", "unwind_backtrace", "c_backtrace",
+	"walk_stackframe", "arch_stack_walk", "print_*", "printk*", "_printk",
+	"vprintk*", "__warn*", "warn_slowpath*", "report_bug", "handle_bug",
+	"exc_invalid_op", "asm_exc_invalid_op", "do_error_trap", "panic",
+	/* syscall entry stubs */
+	"entry_SYSCALL*", "entry_SYSENTER*", "entry_INT80*", "do_syscall_*",
+	"do_fast_syscall_*", "__do_fast_syscall_*", "do_int80_syscall_*",
+	"x64_sys_call", "x32_sys_call", "ia32_sys_call", "system_call*",
+	"syscall_call", "sysenter_*", "sysc_*", "tracesys*",
+	"ret_fast_syscall", "ret_from_syscall", "vector_swi",
+	"el0_svc*", "do_el0_svc*", "el0t_*", "el0_sync*", "invoke_syscall",
+	"__invoke_syscall", "syscall_exit_to_user_mode*",
+	"__syscall_exit_to_user_mode*", "exit_to_user_mode*",
 	/* lockdep itself */
 	"lockdep_*", "__lockdep_*", "lock_acquire*", "__lock_acquire*",
 	"lock_release*", "__lock_release*", "lock_acquired", "lock_contended",
@@ -48,6 +87,7 @@ static const char *const innocent[] = {
 	"find_held_lock", "save_trace", "save_stack_trace*",
 	"stack_trace_save*", "debug_check_no_locks_*", "debug_show_all_locks",
 	"trace_hardirqs_*", "lock_map_acquire*", "lock_map_release",
+	"reacquire_held_locks", "assign_lock_key",
 	/* lock primitives */
 	"_raw_spin_*", "__raw_spin_*", "raw_spin_*", "do_raw_spin_*",
 	"_raw_read_*", "__raw_read_*", "do_raw_read_*",
@@ -56,11 +96,13 @@ static const char *const innocent[] = {
 	"spin_trylock*", "read_lock*", "read_unlock*", "write_lock*",
 	"write_unlock*", "queued_spin_*", "queued_read_*", "queued_write_*",
 	"native_queued_*", "__pv_queued_*", "rt_spin_*",
+	"_atomic_dec_and_lock*", "atomic_dec_and_*lock*",
 	"mutex_lock*", "mutex_unlock*", "mutex_trylock*", "__mutex_*",
 	"ww_mutex_*", "__ww_mutex_*", "rt_mutex_*", "__rt_mutex_*",
 	"down", "down_*", "__down*", "up", "up_read", "up_write", "__up*",
 	"downgrade_write", "rwsem_*", "__rwsem_*", "percpu_down_*",
 	"percpu_up_*", "__percpu_down_*", "__percpu_up_*", "percpu_rwsem_*",
+	"ldsem_*", "__ldsem_*", "osq_lock", "osq_unlock",
 	"rcu_read_lock*", "rcu_read_unlock*", "rcu_lock_acquire",
 	"rcu_lock_release", "srcu_read_lock*", "__srcu_read_lock*",
 	"lock_sock*", "__lock_sock", "release_sock", "local_bh_*",
@@ -68,13 +110,47 @@ static const char *const innocent[] = {
 	"__might_fault", "might_fault", "__might_sleep", "___might_sleep",
 	"__might_resched", "fs_reclaim_*", "__fs_reclaim_*",
 	"class_*_constructor", "class_*_destructor", "console_lock",
-	"console_trylock", "console_unlock", "touch_wq_lockdep_map",
-	"touch_work_lockdep_map",
-	/* freeing memory (held lock freed is found while freeing) */
+	"console_trylock", "console_unlock",
+	/* workqueue machinery that takes pseudo-locks */
+	"touch_wq_lockdep_map", "touch_work_lockdep_map", "flush_workqueue",
+	"__flush_workqueue", "drain_workqueue", "destroy_workqueue",
+	"process_one_work", "flush_work", "__flush_work", "start_flush_work",
+	"__cancel_work*", "cancel_work_sync", "cancel_delayed_work_sync",
+	/* timers and completions */
+	"del_timer*", "__del_timer*", "timer_delete*", "try_to_del_timer*",
+	"complete", "complete_all", "wait_for_completion*",
+	"__wait_for_common", "wait_for_common*",
+	/* the allocator and freeing memory */
+	"kmem_cache_alloc*", "__kmem_cache_alloc*", "kmalloc*", "__kmalloc*",
+	"kzalloc*", "kcalloc*", "kvmalloc*", "__kvmalloc*", "krealloc*",
+	"vmalloc*", "__vmalloc*", "slab_alloc*", "__slab_alloc*",
+	"___slab_alloc", "alloc_pages*", "__alloc_pages*",
 	"kfree", "kfree_*", "kvfree", "vfree*", "kmem_cache_free*",
 	"__kmem_cache_free", "slab_free*", "__slab_free", "free_pages*",
 	"__free_pages*", "debug_check_no_obj_freed",
+	/* user copies, tracing, fault injection */
+	"_copy_to_user", "_copy_from_user", "copy_to_user*",
+	"copy_from_user*", "__copy_to_user*", "__copy_from_user*",
+	"raw_copy_*", "perf_trace_*", "trace_event_raw_event_*",
+	"should_fail*", "__should_fail*", "fail_dump",
 };
+
+/* Where to look for the culprit; see sources_of(). */
+enum source {
+	SRC_END,
+	SRC_AT_ACQUIRING,
+	SRC_AT_HOLDING,
+	SRC_AT_RELEASING,
+	SRC_AT_CONTENDING,
+	SRC_AT_FREED,
+	SRC_AT_HELD,		/* the first lock of the held list */
+	SRC_CHAIN,		/* the stacks of the "-> #N" entries, in order */
+	SRC_IRQ_SAFE_STACK,	/* "... which became X-irq-safe at:" */
+	SRC_BACKTRACE,
+	SRC_AT_ANY,		/* any lock's "at:", by main_roles[] */
+};
+
+#define MAX_SOURCES 5
 
 /* Order of preference for the lock whose "at:" names the culprit. */
 static const enum ldr_role main_roles[] = {
@@ -84,20 +160,105 @@ static const enum ldr_role main_roles[] = {
 	LDR_ROLE_HELD,
 };
 
+/* The places to look, in order, for r's type (SRC_AT_ANY ends each). */
+static void sources_of(const struct ldr_report *r, enum source *s)
+{
+	static const struct {
+		enum ldr_type type;
+		enum source src[MAX_SOURCES - 1];
+	} table[] = {
+		{ LDR_CIRCULAR_DEPENDENCY,
+		  { SRC_AT_ACQUIRING, SRC_AT_HOLDING, SRC_CHAIN, SRC_BACKTRACE } },
+		{ LDR_RECURSIVE_LOCKING, { SRC_AT_ACQUIRING, SRC_BACKTRACE } },
+		{ LDR_IRQ_LOCK_INVERSION, { SRC_AT_ACQUIRING, SRC_BACKTRACE } },
+		{ LDR_INCONSISTENT_LOCK_STATE,
+		  { SRC_BACKTRACE, SRC_AT_ACQUIRING } },
+		{ LDR_IRQ_SAFE_UNSAFE_ORDER,
+		  { SRC_IRQ_SAFE_STACK, SRC_AT_ACQUIRING, SRC_BACKTRACE } },
+		{ LDR_BAD_UNLOCK_BALANCE, { SRC_AT_RELEASING, SRC_BACKTRACE } },
+		{ LDR_BAD_UNLOCK_ORDER, { SRC_AT_RELEASING, SRC_BACKTRACE } },
+		{ LDR_BAD_CONTENTION, { SRC_AT_CONTENDING, SRC_BACKTRACE } },
+		{ LDR_HELD_LOCK_FREED,
+		  { SRC_AT_FREED, SRC_AT_HELD, SRC_BACKTRACE } },
+		{ LDR_LOCKS_HELD_AT_EXIT, { SRC_AT_HELD, SRC_BACKTRACE } },
+		{ LDR_LOCK_HELD_RETURNING_TO_USER,
+		  { SRC_AT_HELD, SRC_BACKTRACE } },
+		{ LDR_NESTED_LOCK_NOT_TAKEN,
+		  { SRC_BACKTRACE, SRC_AT_ACQUIRING } },
+		{ LDR_SUSPICIOUS_RCU_USAGE, { SRC_BACKTRACE } },
+		{ LDR_INVALID_WAIT_CONTEXT,
+		  { SRC_BACKTRACE, SRC_AT_ACQUIRING } },
+		{ LDR_NON_STATIC_KEY, { SRC_BACKTRACE } },
+		{ LDR_CHAIN_KEY_COLLISION, { SRC_BACKTRACE } },
+		{ LDR_OTHER_LOCKDEP, { SRC_BACKTRACE } },
+	};
+	size_t i, k = 0;
+
+	memset(s, 0, MAX_SOURCES * sizeof(*s));
+	/* limits and dumps are global conditions, not a place in the code */
+	if (r->type == LDR_LOCKDEP_LIMIT || r->type == LDR_HELD_LOCKS_DUMP)
+		return;
+	/* syzkaller's rules for the bracketed era: the acquiring "at:" */
+	if (r->old_format && (r->type == LDR_INCONSISTENT_LOCK_STATE ||
+			      r->type == LDR_IRQ_SAFE_UNSAFE_ORDER))
+		s[k++] = SRC_AT_ACQUIRING;
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (table[i].type == r->type)
+			break;
+	if (i < sizeof(table) / sizeof(table[0]))
+		for (size_t j = 0; j < MAX_SOURCES - 1 && table[i].src[j] &&
+				   k < MAX_SOURCES - 1; j++)
+			s[k++] = table[i].src[j];
+	s[k] = SRC_AT_ANY;
+}
+
+/* Frames some types pass over besides innocent[] (syzkaller does too). */
+static const char *const *extra_innocent(enum ldr_type type)
+{
+	/* held lock freed is found while freeing: destructors free */
+	static const char *const freeing[] = {
+		"*destruct*", "*free*", "*_put", NULL,
+	};
+	static const char *const rcu[] = { "*rcu*", "kmem_*", "*slab*", NULL };
+	static const char *const key[] = {
+		"*lock*", "*stack*", "*IRQ*", NULL,
+	};
+
+	switch (type) {
+	case LDR_HELD_LOCK_FREED:
+		return freeing;
+	case LDR_SUSPICIOUS_RCU_USAGE:
+		return rcu;
+	case LDR_NON_STATIC_KEY:
+		return key;
+	default:
+		return NULL;
+	}
+}
+
 /* The function name without compiler suffixes; caller frees. */
 static char *base_name(const char *func)
 {
 	return xstrndup(func, strcspn(func, "."));
 }
 
-static bool is_innocent(const char *func)
+static bool matches_any(const char *base, const char *const *pat, size_t n)
+{
+	size_t i;
+
+	for (i = 0; pat && (n ? i < n : pat[i] != NULL); i++)
+		if (!fnmatch(pat[i], base, 0))
+			return true;
+	return false;
+}
+
+static bool is_innocent(const char *func, const char *const *extra)
 {
 	char *base = base_name(func);
-	size_t i;
-	bool res = false;
+	bool res = matches_any(base, innocent,
+			       sizeof(innocent) / sizeof(innocent[0])) ||
+		   matches_any(base, extra, 0);
 
-	for (i = 0; i < sizeof(innocent) / sizeof(innocent[0]) && !res; i++)
-		res = !fnmatch(innocent[i], base, 0);
 	free(base);
 	return res;
 }
@@ -108,25 +269,118 @@ const struct ldr_frame *report_pick_frame(const struct ldr_frames *f)
 
 	for (i = 0; i < f->nr; i++)
 		if (f->v[i].func && !f->v[i].unreliable &&
-		    !is_innocent(f->v[i].func))
+		    !is_innocent(f->v[i].func, NULL))
 			return &f->v[i];
+	return NULL;
+}
+
+/* The first frame that can be the culprit; inlined ones never are. */
+static const struct ldr_frame *culprit(const struct ldr_frames *f,
+				       const char *const *extra)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr; i++)
+		if (f->v[i].func && !f->v[i].unreliable && !f->v[i].inlined &&
+		    !is_innocent(f->v[i].func, extra))
+			return &f->v[i];
+	return NULL;
+}
+
+static const struct ldr_frame *at_of_role(const struct ldr_report *r,
+					  enum ldr_role role,
+					  const char *const *extra)
+{
+	const struct ldr_frame *f;
+	size_t i;
+
+	for (i = 0; i < r->nr_locks; i++)
+		if (r->locks[i].role == role &&
+		    (f = culprit(&r->locks[i].at, extra)))
+			return f;
+	return NULL;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static const struct ldr_frame *from_source(const struct ldr_report *r,
+					   enum source src,
+					   const char *const *extra)
+{
+	const struct ldr_frame *f = NULL;
+	size_t i;
+
+	switch (src) {
+	case SRC_AT_ACQUIRING:
+		return at_of_role(r, LDR_ROLE_ACQUIRING, extra);
+	case SRC_AT_HOLDING:
+		return at_of_role(r, LDR_ROLE_HOLDING, extra);
+	case SRC_AT_RELEASING:
+		return at_of_role(r, LDR_ROLE_RELEASING, extra);
+	case SRC_AT_CONTENDING:
+		return at_of_role(r, LDR_ROLE_CONTENDING, extra);
+	case SRC_AT_FREED:
+		return at_of_role(r, LDR_ROLE_FREED, extra);
+	case SRC_AT_HELD:
+		for (i = 0; i < r->nr_locks; i++)
+			if (r->locks[i].role == LDR_ROLE_HELD)
+				return culprit(&r->locks[i].at, extra);
+		return NULL;
+	case SRC_CHAIN:
+		for (i = 0; i < r->nr_chain && !f; i++)
+			if (r->chain[i].stack >= 0)
+				f = culprit(&r->stacks[r->chain[i].stack].frames,
+					    extra);
+		return f;
+	case SRC_IRQ_SAFE_STACK:
+		for (i = 0; i < r->nr_stacks; i++)
+			if (ends_with(r->stacks[i].label, "-irq-safe"))
+				return culprit(&r->stacks[i].frames, extra);
+		return NULL;
+	case SRC_BACKTRACE:
+		return r->backtrace >= 0 ?
+		       culprit(&r->stacks[r->backtrace].frames, extra) : NULL;
+	case SRC_AT_ANY:
+		for (i = 0; i < sizeof(main_roles) / sizeof(main_roles[0]) &&
+			    !f; i++)
+			f = at_of_role(r, main_roles[i], extra);
+		return f;
+	case SRC_END:
+		break;
+	}
 	return NULL;
 }
 
 const struct ldr_frame *report_guilty_frame(const struct ldr_report *r)
 {
-	const struct ldr_frame *f;
-	size_t i, k;
+	const char *const *extra = extra_innocent(r->type);
+	enum source src[MAX_SOURCES];
+	const struct ldr_frame *f = NULL;
+	size_t i;
 
-	if (r->backtrace >= 0 &&
-	    (f = report_pick_frame(&r->stacks[r->backtrace].frames)))
-		return f;
-	for (k = 0; k < sizeof(main_roles) / sizeof(main_roles[0]); k++)
-		for (i = 0; i < r->nr_locks; i++)
-			if (r->locks[i].role == main_roles[k] &&
-			    (f = report_pick_frame(&r->locks[i].at)))
-				return f;
-	return NULL;
+	sources_of(r, src);
+	for (i = 0; i < MAX_SOURCES && src[i] != SRC_END && !f; i++)
+		f = from_source(r, src[i], extra);
+	return f;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* A WARN() in lockdep.c, or DEBUG_LOCKS_WARN_ON() that printed one. */
+static bool lockdep_warning(const struct ldr_report *r)
+{
+	return starts_with(r->header, "DEBUG_LOCKS_WARN_ON(") ||
+	       starts_with(r->header, "lockdep bfs error") ||
+	       (starts_with(r->header, "WARNING:") &&
+		strstr(r->header, "lockdep.c"));
 }
 
 static const char *what(const struct ldr_report *r)
@@ -166,6 +420,7 @@ static const char *what(const struct ldr_report *r)
 	case LDR_HELD_LOCKS_DUMP:
 		return "locks held in the system";
 	case LDR_OTHER_LOCKDEP:
+		return lockdep_warning(r) ? "locking bug" : r->header;
 	case LDR_TYPE_NR:
 		break;
 	}
@@ -174,13 +429,10 @@ static const char *what(const struct ldr_report *r)
 
 static void make_title(struct ldr_report *r)
 {
-	const struct ldr_frame *f = NULL;
+	const struct ldr_frame *f = report_guilty_frame(r);
 	struct strbuf sb = STRBUF_INIT;
 	char *base;
 
-	/* limits and dumps are global conditions, not a place in the code */
-	if (r->type != LDR_LOCKDEP_LIMIT && r->type != LDR_HELD_LOCKS_DUMP)
-		f = report_guilty_frame(r);
 	if (r->type == LDR_LOCKDEP_LIMIT)
 		strbuf_addf(&sb, "%s too low", what(r));
 	else
@@ -192,6 +444,129 @@ static void make_title(struct ldr_report *r)
 	}
 	free(r->title);
 	r->title = strbuf_detach(&sb, NULL);
+}
+
+/*
+ * syzkaller takes these off the function in the order listed, each at
+ * most once ("__x64_sys_read" loses "__x64_" only: "sys_read").
+ */
+static const char *const syscall_prefixes[] = {
+	"SYSC_", "SyS_", "sys_", "__x64_", "__ia32_", "__arm64_",
+	"____sys_", "___sys_", "__sys_", "__se_", "__do_sys_",
+	"compat_SYSC_", "compat_SyS_", "ksys_",
+};
+
+/* "WARNING", "BUG" or "INFO" of the header, or dflt. */
+static const char *decoration(const struct ldr_report *r, const char *dflt)
+{
+	static const char *const words[] = { "WARNING", "BUG", "INFO" };
+	const char *h = r->header;
+	size_t i;
+
+	if (starts_with(h, "[ "))
+		h += 2;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (starts_with(h, words[i]) && h[strlen(words[i])] == ':')
+			return words[i];
+	return dflt;
+}
+
+/* The header without the "[ ... ]" of old kernels; caller frees. */
+static char *bare_header(const struct ldr_report *r)
+{
+	const char *h = r->header;
+	size_t n;
+
+	if (starts_with(h, "[ "))
+		h += 2;
+	n = strlen(h);
+	if (h != r->header && n >= 2 && !strcmp(h + n - 2, " ]"))
+		n -= 2;
+	return xstrndup(h, n);
+}
+
+/* The warning line of a lockdep WARN(): the header or the line after it. */
+static const char *warning_line(const struct ldr_report *r)
+{
+	if (starts_with(r->header, "WARNING:"))
+		return r->header;
+	if (r->message && starts_with(r->message, "WARNING:"))
+		return r->message;
+	return NULL;
+}
+
+/* syzkaller's "%s in %s" format for r, or NULL for the bare header. */
+static const char *syzbot_format(const struct ldr_report *r, char *buf,
+				 size_t len)
+{
+	const char *w, *site;
+
+	switch (r->type) {
+	case LDR_CIRCULAR_DEPENDENCY:
+	case LDR_RECURSIVE_LOCKING:
+	case LDR_IRQ_SAFE_UNSAFE_ORDER:
+	case LDR_IRQ_LOCK_INVERSION:
+	case LDR_INCONSISTENT_LOCK_STATE:
+		return what(r);
+	case LDR_BAD_UNLOCK_BALANCE:
+	case LDR_HELD_LOCK_FREED:
+	case LDR_LOCKS_HELD_AT_EXIT:
+	case LDR_LOCK_HELD_RETURNING_TO_USER:
+		snprintf(buf, len, "%s: %s", decoration(r, "BUG"), what(r));
+		return buf;
+	case LDR_NESTED_LOCK_NOT_TAKEN:
+	case LDR_SUSPICIOUS_RCU_USAGE:
+		snprintf(buf, len, "%s: %s", decoration(r, "WARNING"),
+			 what(r));
+		return buf;
+	case LDR_NON_STATIC_KEY:
+		return "INFO: trying to register non-static key";
+	case LDR_INVALID_WAIT_CONTEXT:
+		return "WARNING: locking bug";
+	case LDR_OTHER_LOCKDEP:
+		if (!lockdep_warning(r))
+			return NULL;
+		/* syzkaller's test: "lock_" after lockdep.c on the line */
+		w = warning_line(r);
+		site = w ? strstr(w, "lockdep.c") : NULL;
+		if (site && !strstr(site, "lock_"))
+			return "WARNING";
+		return "WARNING: locking bug";
+	default:
+		return NULL;
+	}
+}
+
+void report_make_syzbot_title(struct ldr_report *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct ldr_frame *f;
+	const char *fmt, *name;
+	char buf[128], *base;
+	size_t i, n;
+
+	free(r->syzbot_title);
+	r->syzbot_title = NULL;
+	/* the dump belongs to the report that asked for it (a hung task) */
+	if (r->type == LDR_HELD_LOCKS_DUMP)
+		return;
+	fmt = syzbot_format(r, buf, sizeof(buf));
+	f = fmt ? report_guilty_frame(r) : NULL;
+	if (!f) {
+		r->syzbot_title = bare_header(r);
+		return;
+	}
+	base = base_name(f->func);
+	name = base;
+	for (i = 0; i < sizeof(syscall_prefixes) / sizeof(*syscall_prefixes);
+	     i++) {
+		n = strlen(syscall_prefixes[i]);
+		if (!strncmp(name, syscall_prefixes[i], n) && name[n])
+			name += n;
+	}
+	strbuf_addf(&sb, "%s in %s", fmt, name);
+	r->syzbot_title = strbuf_detach(&sb, NULL);
+	free(base);
 }
 
 static void key_lock(struct strbuf *sb, const struct ldr_lock *l)
@@ -245,5 +620,6 @@ static void make_dedup_key(struct ldr_report *r)
 void report_finish(struct ldr_report *r)
 {
 	make_title(r);
+	report_make_syzbot_title(r);
 	make_dedup_key(r);
 }

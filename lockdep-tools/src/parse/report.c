@@ -216,6 +216,7 @@ void report_free(struct ldr_report *r)
 	free(r->input);
 	free(r->header);
 	free(r->title);
+	free(r->syzbot_title);
 	free(r->dedup_key);
 	free(r->message);
 	free(r->release);

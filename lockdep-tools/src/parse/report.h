@@ -175,6 +175,7 @@ struct ldr_report {
 	char *input;		/* input name, "-" for stdin */
 	char *header;		/* the header line as printed */
 	char *title;		/* set by report_finish() */
+	char *syzbot_title;	/* syzkaller's title, or NULL: report_finish() */
 	char *dedup_key;	/* set by report_finish() */
 	char *message;		/* the report's own message line, or NULL */
 	char *release;		/* kernel release, or NULL */
@@ -232,17 +233,20 @@ void report_set(char **field, const char *s);
 size_t report_lock_names(const struct ldr_report *r, const char ***names);
 
 /*
- * Derive title and dedup_key from the parsed fields; call once, when the
- * parser is done with the report. See report-title.c for the rules.
+ * Derive title, syzbot_title and dedup_key from the parsed fields; call
+ * once, when the parser is done with the report. See report-title.c for
+ * the rules.
  */
 void report_finish(struct ldr_report *r);
+/* Only syzbot_title, for a report read back with its stored title. */
+void report_make_syzbot_title(struct ldr_report *r);
 
 /*
  * The first frame of @f outside the locking and freeing primitives (the
  * caller that took the lock), or NULL.
  */
 const struct ldr_frame *report_pick_frame(const struct ldr_frames *f);
-/* The frame the title blames, or NULL (exposed for tests). */
+/* The frame the titles blame, or NULL (exposed for tests). */
 const struct ldr_frame *report_guilty_frame(const struct ldr_report *r);
 
 #endif

@@ -128,6 +128,7 @@ void report_print_json(struct json_writer *w, const struct ldr_report *r)
 	jsonw_uint_field(w, "id", r->id);
 	jsonw_string_field(w, "type", ldr_type_name(r->type));
 	jsonw_string_field(w, "title", r->title);
+	jsonw_string_field(w, "syzbot_title", r->syzbot_title);
 	jsonw_string_field(w, "header", r->header);
 	jsonw_string_field(w, "message", r->message);
 	jsonw_string_field(w, "dedup_key", r->dedup_key);

@@ -399,6 +399,8 @@ static int load_parts(struct store *st, struct ldr_report *r, sqlite3_stmt *bt)
 			return -1;
 	}
 	r->backtrace = col_index(bt, 22, r->nr_stacks);
+	/* not stored: derived from what is, with today's rules */
+	report_make_syzbot_title(r);
 	return 0;
 }
 

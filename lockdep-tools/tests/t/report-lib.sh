@@ -51,3 +51,18 @@ hostile_log() {
 		printf '){....}, at: g+0x1/0x2\n'
 	} >"$1"
 }
+
+# json_titles FILE: from lockdep-report --pretty output, one line per
+# report: "title<TAB>syzbot_title" ("null" for a JSON null).
+json_titles() {
+	awk '
+	function str(s) {
+		if (s ~ /: null,?$/) return "null"
+		sub(/^[^:]*: "/, "", s); sub(/",?$/, "", s)
+		gsub(/\\"/, "\"", s); gsub(/\\\\/, "\\", s)
+		return s
+	}
+	/^    "title": / { t = str($0) }
+	/^    "syzbot_title": / { printf "%s\t%s\n", t, str($0) }
+	' "$1"
+}
