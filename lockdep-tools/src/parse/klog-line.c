@@ -176,13 +176,59 @@ fail:
 	return false;
 }
 
-size_t klog_strip_prefix(const char *s, size_t len, struct klog_prefix *p)
+/* "kernel: " alone: syslog or the journal after forwarding */
+static bool eat_bare_kernel_tag(struct cur *c)
 {
-	struct cur c = { .s = s, .len = len };
-	size_t last;
+	if (c->len - c->i < 7 || memcmp(c->s + c->i, "kernel:", 7))
+		return false;
+	c->i += 7;
+	eat(c, ' ');
+	return true;
+}
+
+/* "00: ", the CPU number z/VM puts before each line of a console spool */
+static bool eat_cpu_prefix(struct cur *c)
+{
+	size_t start = c->i;
+
+	if (eat_digits(c, 2) == 2 && eat(c, ':') &&
+	    (at_end(c) || eat(c, ' ')))
+		return true;
+	c->i = start;
+	return false;
+}
+
+/* A "[ 12.345678]" time stamp at s[i]: how a glued line resumes. */
+static bool time_stamp_at(const char *s, size_t len, size_t i)
+{
+	struct cur c = { .s = s, .len = len, .i = i + 1 };
+
+	eat_spaces(&c);
+	return eat_digits(&c, 12) && eat(&c, '.') && eat_digits(&c, 9) &&
+	       eat(&c, ']') && (at_end(&c) || s[c.i] == ' ' || s[c.i] == '[');
+}
+
+/*
+ * Console text glued before the kernel's line ("syzkaller login: [ 16.3]
+ * INFO: ...", a shell prompt): the offset of the time stamp, or 0.
+ */
+static size_t glued_stamp(const char *s, size_t len)
+{
+	const char *q = s;
+
+	while ((q = memchr(q + 1, '[', len - (q + 1 - s))) != NULL)
+		if (time_stamp_at(s, len, q - s))
+			return q - s;
+	return 0;
+}
+
+/* The prefixes that can follow each other, from c->i on. */
+static void eat_prefixes(struct cur *c_, struct klog_prefix *p)
+{
+	struct cur c = *c_;
+	size_t len = c.len, last;
 	bool again = true;
 
-	memset(p, 0, sizeof(*p));
 	while (again) {
 		last = c.i;
 		again = false;
@@ -216,6 +262,22 @@ size_t klog_strip_prefix(const char *s, size_t len, struct klog_prefix *p)
 			continue;
 		}
 	}
+	*c_ = c;
+}
+
+size_t klog_strip_prefix(const char *s, size_t len, struct klog_prefix *p)
+{
+	struct cur c = { .s = s, .len = len };
+
+	memset(p, 0, sizeof(*p));
+	if (eat_cpu_prefix(&c))
+		p->cpu = true;
+	if (eat_bare_kernel_tag(&c))
+		p->syslog = true;
+	eat_prefixes(&c, p);
+	if (!c.i && len > 1 && s[0] != '[' && s[0] != ' ' &&
+	    (c.i = glued_stamp(s, len)) != 0)
+		eat_prefixes(&c, p);
 	p->any = c.i > 0;
 	return c.i;
 }
@@ -363,6 +425,76 @@ static void nul_to_qmark(char *s, size_t len)
 			s[i] = '?';
 }
 
+/*
+ * Rule (3) of klog-line.h: a frame cut between its offset and its size
+ * ("try_to_wake_up+0xce" / "/0xd88") by a console of fixed width.
+ */
+static bool frame_split(const struct strbuf *sb, const char *s, size_t len)
+{
+	size_t end = sb->len;
+
+	if (len < 3 || memcmp(s, "/0x", 3))
+		return false;
+	while (end && isxdigit((unsigned char)sb->buf[end - 1]))
+		end--;
+	return end < sb->len && end >= 3 &&
+	       !memcmp(sb->buf + end - 3, "+0x", 3);
+}
+
+/* "fs/btrfs/inode.c:3523" or "[inline]": the tail of a syzbot frame */
+static bool frame_tail(const char *s, size_t len)
+{
+	size_t n = 0, colon = 0;
+
+	if (len >= 8 && !memcmp(s, "[inline]", 8))
+		return true;
+	while (n < len && !isspace((unsigned char)s[n])) {
+		if (s[n] == ':')
+			colon = n;
+		n++;
+	}
+	if (!colon || colon + 1 == n || !memchr(s, '/', colon) ||
+	    !memchr(s, '.', colon))
+		return false;
+	for (size_t i = colon + 1; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Rule (2b): the pending line is a frame or an "at:" site that lost its
+ * source location (and "[inline]") to the mail client's wrapping: its
+ * last word is "func+0x1/0x2", a source location, or a lone symbol
+ * that is the whole line or follows "at:" or a "[<address>]".
+ */
+static bool lost_frame_tail(const struct strbuf *sb)
+{
+	size_t end = sb->len, start;
+	const char *w;
+
+	while (end && isspace((unsigned char)sb->buf[end - 1]))
+		end--;
+	start = end;
+	while (start && !isspace((unsigned char)sb->buf[start - 1]))
+		start--;
+	if (start == end)
+		return false;
+	w = sb->buf + start;
+	if (memmem(w, end - start, "+0x", 3) && memchr(w, '/', end - start))
+		return true;
+	if (frame_tail(w, end - start))
+		return true;
+	for (size_t i = start; i < end; i++)
+		if (!isalnum((unsigned char)sb->buf[i]) && sb->buf[i] != '_' &&
+		    sb->buf[i] != '.')
+			return false;
+	while (start && isspace((unsigned char)sb->buf[start - 1]))
+		start--;
+	return !start || sb->buf[start - 1] == ']' ||
+	       (start >= 3 && !memcmp(sb->buf + start - 3, "at:", 3));
+}
+
 static void join(struct klog_reader *rd, const char *s, size_t len)
 {
 	struct strbuf *sb = &rd->pending;
@@ -373,7 +505,8 @@ static void join(struct klog_reader *rd, const char *s, size_t len)
 		return;
 	if (blank(sb->buf, sb->len))
 		strbuf_reset(sb);
-	else if (!isspace((unsigned char)sb->buf[sb->len - 1]))
+	else if (!isspace((unsigned char)sb->buf[sb->len - 1]) &&
+		 !frame_split(sb, s, len))
 		strbuf_addch(sb, ' ');
 	strbuf_add(sb, s, len);
 	nul_to_qmark(sb->buf + sb->len - len, len);
@@ -388,6 +521,12 @@ void klog_reader_push(struct klog_reader *rd, const char *s, size_t len,
 	if (len && s[len - 1] == '\r')
 		len--;
 	off = klog_strip_prefix(s, len, &p);
+	if (rd->have_pending && p.any &&
+	    !strcmp(p.caller, rd->pending_prefix.caller) &&
+	    frame_split(&rd->pending, s + off, len - off)) {
+		join(rd, s + off, len - off);
+		return;
+	}
 	if (rd->have_pending && !p.any) {
 		bool cont;
 
@@ -396,9 +535,12 @@ void klog_reader_push(struct klog_reader *rd, const char *s, size_t len,
 			       !opens_block(s, len) &&
 			       rd->pending_joins < KLOG_MAX_JOINS;
 		else
-			cont = len && (isalnum((unsigned char)s[0]) ||
-				       s[0] == '_' || s[0] == '[') &&
-			       looks_cut(&rd->pending);
+			cont = len && (((isalnum((unsigned char)s[0]) ||
+					 s[0] == '_' || s[0] == '[') &&
+					looks_cut(&rd->pending)) ||
+				       frame_split(&rd->pending, s, len) ||
+				       (frame_tail(s, len) &&
+					lost_frame_tail(&rd->pending)));
 		if (cont) {
 			join(rd, s, len);
 			rd->pending_joins++;

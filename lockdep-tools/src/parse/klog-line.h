@@ -11,6 +11,10 @@
  *   [Wed Dec 16 13:30:45 2020]            dmesg -T
  *   [Dec16 13:30]  [  +0.000012]          dmesg -H
  *   [ T6505]  [  C1]                      PRINTK_CALLER tag (kept)
+ *   kernel:                               forwarded syslog, no host
+ *   00:                                   z/VM console CPU number
+ *   login: [  16.3] ...                   console text glued before a
+ *                                         time stamp (dropped)
  * and its trailing CR. rsyslog's "#012" (newline) and "#011" (tab)
  * escapes split or expand syslog lines again.
  *
@@ -25,7 +29,12 @@
  *  (2) in an unprefixed log, a line that starts in column 0 with a
  *      symbol or '[' continues one that ended mid-sentence: after a
  *      lock's ", at:" or after a bare frame address ("[<c0123>]",
- *      "[func+1/2]") with its symbol missing.
+ *      "[func+1/2]") with its symbol missing; and (2b) a line that is
+ *      only the tail of a syzbot frame ("fs/x.c:12 [inline]",
+ *      "[inline]") continues a frame or "at:" site that lacks it (a
+ *      mail client wrapped it at 80 columns);
+ *  (3) in any log, a line starting "/0x" continues a frame cut after
+ *      its offset ("try_to_wake_up+0xce" / "/0xd88"), without a space.
  * Joined pieces are separated by one space; a blank piece vanishes.
  */
 #ifndef PARSE_KLOG_LINE_H
@@ -55,6 +64,7 @@ typedef void (*klog_line_fn)(const struct klog_line *line, void *data);
 struct klog_prefix {
 	bool any;		/* some prefix was stripped */
 	bool syslog;		/* a "kernel:" syslog/journal prefix */
+	bool cpu;		/* a z/VM "00: " CPU prefix */
 	char caller[KLOG_CALLER_MAX];
 };
 

@@ -37,7 +37,18 @@ static void test_prefixes(void **state)
 		{ "Jul 22 14:36:40 fc23 kernel:", "", "", true },
 		{ "2020-12-16T13:30:45.123+01:00 host kernel: x", "x", "", true },
 		{ "[    1.000000] host kernel: x", "x", "", true },
+		{ "syzkaller login: [   16.305150][ T3012] x", "x", "T3012",
+		  false },
+		{ "root@vm:~# [   16.3] x", "x", "", false },
+		{ "kernel: x", "x", "", true },
+		{ "kernel: #012but x", "#012but x", "", true },
+		{ "00: [ INFO: x ]", "[ INFO: x ]", "", false },
+		{ "00:  [<0000000000175b2a>] f+0x6a/0xa0",
+		  " [<0000000000175b2a>] f+0x6a/0xa0", "", false },
 		/* message text that merely looks like a prefix stays */
+		{ "spin_lock include/linux/spinlock.h:350 [inline]",
+		  "spin_lock include/linux/spinlock.h:350 [inline]", "", false },
+		{ "kernelx: y", "kernelx: y", "", false },
 		{ "[ INFO: possible recursive locking detected ]",
 		  "[ INFO: possible recursive locking detected ]", "", false },
 		{ "[<ffffffff81868175>] dump_stack+0x4c/0x65",
@@ -188,6 +199,34 @@ static void test_unprefixed_wrap(void **state)
 	release(&c);
 }
 
+static void test_frame_tails(void **state)
+{
+	/* mail wrapping at 80 columns, and a z/VM console cut at its width */
+	static const char *const in[] = {
+		"ffff888107804d20 (&fs_info->delayed_iput_lock){+.?.}-{2:2}, at: spin_lock ",
+		"include/linux/spinlock.h:350 [inline]",
+		"  lock_acquire+0x1b1/0x520 ",
+		"kernel/locking/lockdep.c:5726",
+		"hardirqs last  enabled at (39): [<ffffffff81d5ebc4>] kmem_cache_free ",
+		"mm/slab.c:3582 [inline]",
+		"-----------------------------",
+		"kernel/bpf/hashtab.c:665 suspicious rcu_dereference_check() usage!",
+		"00:  [<000000000017c6d2>] try_to_wake_up+0x42",
+		"00: /0x4d8",
+	};
+	struct collected c;
+
+	(void)state;
+	run(&c, in, 10);
+	assert_int_equal(c.n, 6);
+	assert_string_equal(c.text[0], "ffff888107804d20 (&fs_info->delayed_iput_lock){+.?.}-{2:2}, at: spin_lock include/linux/spinlock.h:350 [inline]");
+	assert_string_equal(c.text[1], "  lock_acquire+0x1b1/0x520 kernel/locking/lockdep.c:5726");
+	assert_string_equal(c.text[2], "hardirqs last  enabled at (39): [<ffffffff81d5ebc4>] kmem_cache_free mm/slab.c:3582 [inline]");
+	assert_string_equal(c.text[4], "kernel/bpf/hashtab.c:665 suspicious rcu_dereference_check() usage!");
+	assert_string_equal(c.text[5], " [<000000000017c6d2>] try_to_wake_up+0x42/0x4d8");
+	release(&c);
+}
+
 static void test_nul_bytes(void **state)
 {
 	struct collected c;
@@ -234,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_prefixed_wrap),
 		cmocka_unit_test(test_join_limits),
 		cmocka_unit_test(test_unprefixed_wrap),
+		cmocka_unit_test(test_frame_tails),
 		cmocka_unit_test(test_nul_bytes),
 		cmocka_unit_test(test_tab_escapes),
 	};

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+test_description='lockdep-report on the log shapes of real public logs
+
+One fixture per shape: console text glued before the time stamp, a bare
+"kernel: " prefix with rsyslog escapes, z/VM "00: " CPU prefixes with
+frames cut in two and addr2line lines between them, ARM32 "Backtrace:"
+frames, lockdep WARN()s, another task'"'"'s stack in the backtrace, and
+mail wrapping at 80 columns with CRLF ends. Each must be found, typed,
+titled and complete (exit 0, not truncated).'
+
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/report-lib.sh"
+
+FIX=$TOP/lockdep-tools/tests/fixtures/shapes
+
+# fixture, then the --list lines expected
+check_list() {
+	cp "$FIX/$1" in.log &&
+	"$BIN/lockdep-report" --list in.log >out 2>err &&
+	test_must_be_empty err &&
+	test_cmp expect out
+}
+
+test_must_be_empty() {
+	test ! -s "$1" || { cat "$1"; return 1; }
+}
+
+test_expect_success 'console text glued before the time stamp' '
+	printf "1 recursive-locking           possible deadlock in ep_item_poll\n" >expect &&
+	check_list glued-console.log &&
+	"$BIN/lockdep-report" --pretty in.log >out.json &&
+	json_summary out.json >summary &&
+	printf "recursive-locking\tfalse\t&ep->mtx\t\n" >expect &&
+	test_cmp expect summary &&
+	test "$(grep -c "\"role\": \"holding\"" out.json)" = 1
+'
+
+test_expect_success 'a bare "kernel: " prefix with #012 escapes' '
+	printf "1 circular-dependency         possible deadlock in i915_gem_retire_work_handler\n" >expect &&
+	check_list bare-kernel-prefix.log &&
+	"$BIN/lockdep-report" --pretty in.log >out.json &&
+	json_summary out.json >summary &&
+	printf "circular-dependency\tfalse\t&dev->struct_mutex,(&(&dev_priv->mm.retire_work)->work),\"events\"\t(&(&dev_priv->mm.retire_work)->work),&dev->struct_mutex\n" >expect &&
+	test_cmp expect summary
+'
+
+test_expect_success 'mail wrapping at 80 columns and CRLF ends' '
+	printf "1 irq-safe-unsafe-order       possible deadlock in snd_timer_close\n" >expect &&
+	check_list mail-wrapped-crlf.log &&
+	"$BIN/lockdep-report" --pretty in.log >wrapped.json &&
+	"$BIN/lockdep-report" --pretty "$TOP/lockdep-tools/tests/fixtures/titles/irq-safe-cut.log" >orig.json &&
+	json_summary orig.json >expect &&
+	json_summary wrapped.json >actual &&
+	test_cmp expect actual &&
+	grep "\"func\"" orig.json >expect &&
+	grep "\"func\"" wrapped.json >actual &&
+	test_cmp expect actual
+'
+
+test_done
