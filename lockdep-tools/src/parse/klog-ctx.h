@@ -82,6 +82,7 @@ struct ctx {
 	int scenario_col;	/* column of "CPU1" in the scenario table */
 	size_t bt_frames;
 	bool task_open, task_closed, complete;
+	bool other_task;	/* inside another task's stack dump */
 	unsigned int unknown_run;
 	unsigned long lineno;
 	char *banner;

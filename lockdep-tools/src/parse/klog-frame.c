@@ -238,3 +238,69 @@ bracket_only:
 	memset(f, 0, sizeof(*f));
 	return false;
 }
+
+/* "(name)" or "(name+0x1c/0xd4)" of an ARM32 frame line; end or NULL. */
+static const char *arm_paren(const char *p, struct ldr_frame *f)
+{
+	const char *name = p + 1, *q;
+
+	if (*p != '(' || !sym_char((unsigned char)*name))
+		return NULL;
+	q = name;
+	while (sym_char((unsigned char)*q))
+		q++;
+	f->func = xstrndup(name, q - name);
+	if (*q == '+' && !(q = offset_size(q, f)))
+		return NULL;
+	return *q == ')' ? q + 1 : NULL;
+}
+
+bool klog_parse_arm_frame(const char *s, struct ldr_frame *callee,
+			  struct ldr_frame *caller)
+{
+	const char *p = skip_blanks(s);
+
+	memset(callee, 0, sizeof(*callee));
+	memset(caller, 0, sizeof(*caller));
+	if (!(p = bracket_address(p, callee)) || *p++ != ' ' ||
+	    !(p = arm_paren(p, callee)) || strncmp(p, " from ", 6) ||
+	    !(p = bracket_address(p + 6, caller)) || *p++ != ' ' ||
+	    !(p = arm_paren(p, caller)) || *skip_blanks(p)) {
+		frame_release(callee);
+		frame_release(caller);
+		memset(callee, 0, sizeof(*callee));
+		memset(caller, 0, sizeof(*caller));
+		return false;
+	}
+	return true;
+}
+
+bool klog_addr2line_line(const char *s)
+{
+	const char *p = skip_blanks(s), *q;
+	struct ldr_frame tmp = { 0 };
+	bool ok;
+
+	if (!strncmp(p, "(inlined by) ", 13))
+		p += 13;
+	q = p;
+	while (sym_char((unsigned char)*q))
+		q++;
+	if (q == p || strncmp(q, " at ", 4))
+		return false;
+	p = q + 4;
+	q = p + strcspn(p, " ");
+	ok = source_token(p, q - p, &tmp);
+	free(tmp.file);
+	if (!ok)
+		return false;
+	p = skip_blanks(q);
+	if (!strncmp(p, "(discriminator ", 15)) {
+		p += 15;
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (*p++ != ')')
+			return false;
+	}
+	return !*skip_blanks(p);
+}

@@ -4,6 +4,8 @@
  * starts. Old kernels bracket the header ("[ INFO: ... ]", "[ BUG: ... ]"),
  * 4.15+ prefix it with "WARNING: "/"BUG: "; the words between are the
  * same, so the table below matches them after the decoration is gone.
+ * A WARN() in lockdep.c is a report too, with or without the
+ * DEBUG_LOCKS_WARN_ON() line before it.
  */
 #include <string.h>
 
@@ -70,6 +72,23 @@ static bool irq_order(const char *s, size_t n, struct klog_header *h)
 	return true;
 }
 
+/*
+ * "WARNING: CPU: 0 PID: 1 at kernel/locking/lockdep.c:232 hlock_class"
+ * (and "WARNING: at kernel/lockdep.c:2323 f()" of 2.6 and 3.x): a WARN()
+ * in lockdep is a lockdep bug report of its own.
+ */
+bool klog_lockdep_warning(const char *s)
+{
+	const char *at;
+
+	if (strncmp(s, "WARNING: ", 9) || !(at = strstr(s, " at ")))
+		return false;
+	at += 4;
+	at += strcspn(at, " :");
+	return (at - s >= 24 && !memcmp(at - 24, "kernel/locking/lockdep.c", 24)) ||
+	       (at - s >= 16 && !memcmp(at - 16, "kernel/lockdep.c", 16));
+}
+
 bool klog_parse_header(const char *s, struct klog_header *h)
 {
 	size_t n, i;
@@ -86,6 +105,10 @@ bool klog_parse_header(const char *s, struct klog_header *h)
 			h->type = bare_rules[i].type;
 			return true;
 		}
+	}
+	if (klog_lockdep_warning(s)) {
+		h->type = LDR_OTHER_LOCKDEP;
+		return true;
 	}
 	if (starts(s, n, "[ ") && ends(s, n, " ]")) {
 		h->old_format = true;

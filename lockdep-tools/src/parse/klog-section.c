@@ -42,20 +42,43 @@ void klog_new_stack(struct ctx *c, const char *label, int lock)
 	klog_set_target(c, T_STACK, report_add_stack(c->rep, label, lock));
 }
 
-static bool frame_line(struct ctx *c, const char *t)
+static void add_frame(struct ctx *c, const struct ldr_frame *f)
 {
-	struct ldr_frame f;
-	struct ldr_frames *dst;
-
-	if (!klog_parse_frame(t, &f))
-		return false;
 	if (c->target == T_NONE)
 		klog_new_stack(c, "trace", -1);
-	dst = target_frames(c);
-	*frames_add(dst) = f;
+	*frames_add(target_frames(c)) = *f;
 	if (c->sec == SEC_BACKTRACE && c->target == T_STACK &&
 	    c->target_idx == c->rep->backtrace)
 		c->bt_frames++;
+}
+
+/*
+ * ARM32: each line names a function and the one that called it, so the
+ * first line of a stack gives two frames and every later one the caller.
+ */
+static bool arm_frame_line(struct ctx *c, const char *t)
+{
+	struct ldr_frame callee, caller;
+	struct ldr_frames *dst = c->target != T_NONE ? target_frames(c) : NULL;
+
+	if (!klog_parse_arm_frame(t, &callee, &caller))
+		return false;
+	if (dst && dst->nr && dst->v[dst->nr - 1].func &&
+	    !strcmp(dst->v[dst->nr - 1].func, callee.func))
+		frame_release(&callee);
+	else
+		add_frame(c, &callee);
+	add_frame(c, &caller);
+	return true;
+}
+
+static bool frame_line(struct ctx *c, const char *t)
+{
+	struct ldr_frame f;
+
+	if (!klog_parse_frame(t, &f))
+		return arm_frame_line(c, t);
+	add_frame(c, &f);
 	return true;
 }
 
@@ -303,8 +326,10 @@ static enum verdict backtrace_line(struct ctx *c, const char *t)
 	size_t n = strlen(t);
 
 	if (!*t || starts(t, "Call Trace:") || starts(t, "Call trace:") ||
-	    starts(t, "DWARF2 unwinder stuck") ||
-	    (starts(t, "Process ") && strstr(t, "(pid: ")))
+	    starts(t, "Backtrace:") || starts(t, "DWARF2 unwinder stuck") ||
+	    starts(t, "Modules linked in:") || starts(t, "Exception stack(") ||
+	    (starts(t, "Process ") && strstr(t, "(pid: ")) ||
+	    klog_addr2line_line(t))
 		return V_TAKEN;
 	if (starts(t, "CPU: ")) {
 		klog_cpu_line(r, t);
@@ -361,11 +386,55 @@ static enum verdict unknown_line(struct ctx *c, const char *t)
 	return V_UNKNOWN;
 }
 
+/* The pid of a "CPU: 1 PID: 77 Comm: x" line, or -1. */
+static long cpu_line_pid(const char *t)
+{
+	const char *q = starts(t, "CPU: ") ? strstr(t, " PID: ") : NULL;
+
+	return q && isdigit((unsigned char)q[6]) ? strtol(q + 6, NULL, 10) : -1;
+}
+
+/*
+ * A stack dump of another task printed into this report without caller
+ * tags ("CPU: 0 PID: 97 ..." where the report is pid 2211's): its
+ * lines are kept in the raw text but none of its frames is this
+ * report's. It ends with its "</TASK>" or the first line that is not
+ * part of a stack dump.
+ */
+static bool other_task_line(struct ctx *c, const char *t)
+{
+	struct ldr_frame f;
+	long pid = cpu_line_pid(t);
+
+	if (pid >= 0) {
+		c->other_task = c->rep->pid >= 0 && pid != c->rep->pid;
+		return c->other_task;
+	}
+	if (!c->other_task)
+		return false;
+	if (!strcmp(t, "</TASK>")) {
+		c->other_task = false;
+		return true;
+	}
+	if (klog_parse_frame(t, &f)) {
+		frame_release(&f);
+		return true;
+	}
+	if (starts(t, "Hardware name: ") || starts(t, "Workqueue: ") ||
+	    starts(t, "Call Trace:") || starts(t, "Call trace:") ||
+	    (t[0] == '<' && ends(t, ">")) || machine_line(t))
+		return true;
+	c->other_task = false;
+	return false;
+}
+
 enum verdict klog_report_line(struct ctx *c, const char *raw)
 {
 	const char *t = skip_blanks(raw);
 	enum verdict v;
 
+	if (other_task_line(c, t))
+		return V_TAKEN;
 	if (c->sec == SEC_BACKTRACE) {
 		v = backtrace_line(c, t);
 		if (v != V_UNKNOWN)
@@ -381,7 +450,9 @@ enum verdict klog_report_line(struct ctx *c, const char *raw)
 		enter_backtrace(c);
 		return backtrace_line(c, t);
 	}
-	if (phrase_line(c, t) || klog_task_line(c, t) || klog_held_header(c, t))
+	if (phrase_line(c, t) || klog_task_line(c, t) ||
+	    klog_held_header(c, t) || klog_addr2line_line(t) ||
+	    starts(t, "Modules linked in:"))
 		return V_TAKEN;
 	if (c->sec == SEC_SCENARIO) {
 		scenario_line(c, raw, t);

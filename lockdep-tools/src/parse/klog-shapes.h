@@ -26,6 +26,22 @@
 bool klog_parse_frame(const char *s, struct ldr_frame *f);
 
 /*
+ * An ARM32 unwinder line, "[<80de0078>] (dump_backtrace) from
+ * [<80de0354>] (show_stack+0x28/0x2c)" (before 4.x the first name has
+ * its offset too): the function that called and the one it was called
+ * from. On success both own their strings (frame_release()).
+ */
+bool klog_parse_arm_frame(const char *s, struct ldr_frame *callee,
+			  struct ldr_frame *caller);
+
+/*
+ * A line of addr2line or decode_stacktrace.sh pasted between a report's
+ * lines: "func at fs/x.c:12", "(inlined by) func at fs/x.c:12",
+ * "func at kernel/sched/core.c:1957 (discriminator 4)".
+ */
+bool klog_addr2line_line(const char *s);
+
+/*
  * A lock as print_lock()/print_lock_name() write it, with optional held
  * index and instance address in front:
  *   " #1: ffff888020d36378 (&ctx->cq_wait){....}-{2:2}, at: frame"
@@ -61,5 +77,7 @@ struct klog_header {
 
 /* The first line of a lockdep report ("WARNING: possible ..."). */
 bool klog_parse_header(const char *s, struct klog_header *h);
+/* "WARNING: CPU: 0 PID: 1 at kernel/locking/lockdep.c:232 f": a WARN() */
+bool klog_lockdep_warning(const char *s);
 
 #endif

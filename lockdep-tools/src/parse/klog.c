@@ -81,7 +81,7 @@ static void reset_state(struct ctx *c)
 	c->held_seen = 0;
 	c->scenario_col = 0;
 	c->bt_frames = 0;
-	c->task_open = c->task_closed = c->complete = false;
+	c->task_open = c->task_closed = c->complete = c->other_task = false;
 	c->unknown_run = 0;
 }
 
@@ -191,6 +191,21 @@ static void start_report(struct klog_parser *p, struct ctx *c,
 	}
 }
 
+/*
+ * DEBUG_LOCKS_WARN_ON(x) and "lockdep bfs error" are WARN()s: the
+ * "WARNING: CPU: ... at kernel/locking/lockdep.c" line after them is
+ * theirs, not a new report.
+ */
+static bool warning_of(const struct ctx *c, const char *t)
+{
+	const struct ldr_report *r = c->rep;
+
+	return r && r->type == LDR_OTHER_LOCKDEP && c->sec == SEC_HEAD &&
+	       !r->message && klog_lockdep_warning(t) &&
+	       (starts(r->header, "DEBUG_LOCKS_WARN_ON(") ||
+		starts(r->header, "lockdep bfs error"));
+}
+
 static void handle_line(const struct klog_line *line, void *data)
 {
 	struct klog_parser *p = data;
@@ -200,6 +215,12 @@ static void handle_line(const struct klog_line *line, void *data)
 	enum verdict v;
 
 	if (klog_parse_header(t, &h)) {
+		if (c && warning_of(c, t)) {
+			report_set(&c->rep->message, t);
+			report_add_raw(c->rep, line->lineno, line->text);
+			free(h.detail);
+			return;
+		}
 		if (!c)
 			c = ctx_add(p, line->caller);
 		if (c->rep)

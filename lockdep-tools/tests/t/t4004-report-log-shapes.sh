@@ -58,4 +58,56 @@ test_expect_success 'mail wrapping at 80 columns and CRLF ends' '
 	test_cmp expect actual
 '
 
+test_expect_success 'z/VM "00: " prefix, a frame cut in two, addr2line lines' '
+	printf "1 circular-dependency         possible deadlock in try_to_wake_up\n" >expect &&
+	check_list s390-cpu-prefix.log &&
+	"$BIN/lockdep-report" --pretty in.log >out.json &&
+	json_summary out.json >summary &&
+	printf "circular-dependency\tfalse\t&p->pi_lock,&rq->lock\t&rq->lock,&p->pi_lock\n" >expect &&
+	test_cmp expect summary &&
+	awk "/^    \"frames\": \\[/ { on = 1 } on && /\"func\"/ { print } /^    \\],?\$/ { on = 0 }" out.json >frames &&
+	test "$(wc -l <frames)" = 15 &&
+	grep -q "\"size\": 1240" out.json &&
+	grep -q "\"message\": null" out.json
+'
+
+test_expect_success 'ARM32 "Backtrace:" frames' '
+	printf "1 recursive-locking           possible deadlock in genpd_lock_mtx\n" >expect &&
+	check_list arm32-backtrace.log &&
+	"$BIN/lockdep-report" --pretty in.log >out.json &&
+	awk "/^    \"frames\": \\[/ { on = 1 } on && /\"func\"/ { print } /^    \\],?\$/ { on = 0 }" out.json >frames &&
+	sed -n "1p;9p;15p" frames >actual &&
+	cat >expect <<-\EOT &&
+	        "func": "dump_backtrace",
+	        "func": "genpd_lock_mtx",
+	        "func": "ret_from_fork",
+	EOT
+	test_cmp expect actual &&
+	test "$(wc -l <frames)" = 15
+'
+
+test_expect_success 'lockdep WARN()s, with and without DEBUG_LOCKS_WARN_ON' '
+	cat >expect <<-\EOT &&
+	1 other-lockdep               locking bug in hrtimer_start_range_ns
+	2 other-lockdep               locking bug in nsim_dev_trap_report_work
+	EOT
+	check_list lockdep-warning.log &&
+	"$BIN/lockdep-report" --pretty in.log >out.json &&
+	json_titles out.json >actual &&
+	cat >expect <<-\EOT &&
+	locking bug in hrtimer_start_range_ns	WARNING: locking bug in hrtimer_start_range_ns
+	locking bug in nsim_dev_trap_report_work	WARNING: locking bug in nsim_dev_trap_report_work
+	EOT
+	test_cmp expect actual
+'
+
+test_expect_success 'another task'"'"'s stack in the backtrace is left out' '
+	printf "1 inconsistent-lock-state     inconsistent lock state in nfs_commit_release_pages\n" >expect &&
+	check_list other-task-stack.log &&
+	"$BIN/lockdep-report" --pretty in.log >out.json &&
+	awk "/^    \"frames\": \\[/ { on = 1 } on && /\"func\"/ { print } /^    \\],?\$/ { on = 0 }" out.json >frames &&
+	! grep -q "neigh_periodic_work\|kthread" frames &&
+	test "$(wc -l <frames)" = 14
+'
+
 test_done

@@ -148,6 +148,34 @@ static void test_usage(void **state)
 	assert_null(ldr_usage_bit_name(LDR_USAGE_BITS));
 }
 
+static void test_arm_frames(void **state)
+{
+	struct ldr_frame a, b;
+
+	(void)state;
+	assert_true(klog_parse_arm_frame("[<80de0078>] (dump_backtrace) from [<80de0354>] (show_stack+0x28/0x2c)", &a, &b));
+	assert_string_equal(a.func, "dump_backtrace");
+	assert_false(a.has_off);
+	assert_int_equal(a.addr, 0x80de0078);
+	assert_string_equal(b.func, "show_stack");
+	assert_int_equal(b.off, 0x28);
+	assert_int_equal(b.size, 0x2c);
+	frame_release(&a);
+	frame_release(&b);
+	/* before 4.x: offsets on both sides */
+	assert_true(klog_parse_arm_frame("[<c0013f30>] (unwind_backtrace+0x0/0xf8) from [<c0011394>] (show_stack+0x10/0x14)", &a, &b));
+	assert_string_equal(a.func, "unwind_backtrace");
+	assert_string_equal(b.func, "show_stack");
+	frame_release(&a);
+	frame_release(&b);
+	assert_false(klog_parse_arm_frame("[<c0013f30>] (unwind_backtrace) from", &a, &b));
+	assert_false(klog_parse_arm_frame(" r7:81f0e4b8 r6:00000080", &a, &b));
+	assert_true(klog_addr2line_line("try_to_wake_up at kernel/sched/core.c:1957 (discriminator 4)"));
+	assert_true(klog_addr2line_line("(inlined by) spin_lock at include/linux/spinlock.h:350"));
+	assert_false(klog_addr2line_line("hardirqs last  enabled at (39): [<ffffffff81d5ebc4>] f+0x1/0x2"));
+	assert_false(klog_addr2line_line("IN-HARDIRQ-W at:"));
+}
+
 static void test_headers(void **state)
 {
 	static const struct {
@@ -171,9 +199,12 @@ static void test_headers(void **state)
 		{ "[ INFO: suspicious rcu_dereference_check() usage. ]", LDR_SUSPICIOUS_RCU_USAGE, true, NULL },
 		{ "Showing all locks held in the system:", LDR_HELD_LOCKS_DUMP, false, NULL },
 		{ "DEBUG_LOCKS_WARN_ON(1)", LDR_OTHER_LOCKDEP, false, NULL },
+		{ "WARNING: CPU: 1 PID: 9230 at kernel/locking/lockdep.c:232 hlock_class+0x10c/0x130", LDR_OTHER_LOCKDEP, false, NULL },
+		{ "WARNING: at kernel/lockdep.c:2323 trace_hardirqs_on_caller+0x77/0x180()", LDR_OTHER_LOCKDEP, false, NULL },
 	};
 	static const char *const not_headers[] = {
 		"WARNING: CPU: 0 PID: 1 at kernel/x.c:1 f+0x1/0x2",
+		"WARNING: CPU: 0 PID: 1 at drivers/kernel/lockdep.cx:1 f",
 		"BUG: KASAN: use-after-free in f",
 		"BUG: MAX_ is fine",
 		"possible circular locking dependency detected",
@@ -205,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_locks),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_headers),
+		cmocka_unit_test(test_arm_frames),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
