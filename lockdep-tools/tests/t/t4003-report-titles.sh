@@ -11,9 +11,16 @@ and one fixture per title rule.'
 
 FIX=$TOP/lockdep-tools/tests/fixtures/titles
 
-titles_of() {
-	"$BIN/lockdep-report" --pretty "$1" >"$1.json" 2>/dev/null
-	json_titles "$1.json"
+# titles_are FILE TITLE SYZBOT_TITLE (exit 1, a truncated report, is fine)
+titles_are() {
+	local rc=0
+
+	cp "$1" in.log &&
+	{ "$BIN/lockdep-report" --pretty in.log >in.json 2>/dev/null || rc=$?; } &&
+	test "$rc" -le 1 &&
+	json_titles in.json >actual &&
+	printf "%s\t%s\n" "$2" "$3" >expect &&
+	test_cmp expect actual
 }
 
 # file, title, syzbot_title (028: syzkaller titles the hung task that
@@ -45,10 +52,7 @@ if [ -r "$CORPUS/INDEX.tsv" ]; then
 	while IFS=$'\t' read -r file title syz; do
 		export file title syz
 		test_expect_success "$file: $syz" '
-			cp "$CORPUS/$file" in.log &&
-			titles_of in.log >actual &&
-			printf "%s\t%s\n" "$title" "$syz" >expect &&
-			test_cmp expect actual
+			titles_are "$CORPUS/$file" "$title" "$syz"
 		'
 	done <"$TRASH/corpus-titles"
 else
@@ -59,10 +63,7 @@ fi
 while IFS=$'\t' read -r fix title syz; do
 	export fix title syz
 	test_expect_success "$fix: $syz" '
-		cp "$FIX/$fix" in.log &&
-		titles_of in.log >actual &&
-		printf "%s\t%s\n" "$title" "$syz" >expect &&
-		test_cmp expect actual
+		titles_are "$FIX/$fix" "$title" "$syz"
 	'
 done <<'EOT'
 circular-wq-at.log	possible deadlock in mlx_teardown	possible deadlock in mlx_teardown
