@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "advise/advise.h"
 #include "parse/klog.h"
 #include "report/report-print.h"
 #include "store/store.h"
@@ -31,15 +33,18 @@ struct report_opts {
 	int type;		/* -1: all types */
 	struct json_writer *json;
 	struct symboliser *sym;	/* --vmlinux/--modules, or NULL */
+	bool advise;		/* --advise */
+	const char *source;	/* --source=DIR, or NULL */
 	unsigned int shown, truncated;
 };
 
 static const char usage_line[] =
 	"usage: lockdep-report [-j | --json] [-p | --pretty] [-l | --list]\n"
 	"                      [-t TYPE | --type=TYPE] [--vmlinux=FILE] [--modules=DIR]\n"
-	"                      FILE...\n"
+	"                      [--advise [--source=DIR]] FILE...\n"
 	"       lockdep-report --db=FILE [--boot=ID | --all] [-l | --list | --show=ID]\n"
-	"                      [-j | --json] [-p | --pretty] [-t TYPE | --type=TYPE]\n";
+	"                      [-j | --json] [-p | --pretty] [-t TYPE | --type=TYPE]\n"
+	"                      [--advise [--source=DIR]]\n";
 
 static void print_help(void)
 {
@@ -62,6 +67,12 @@ static void print_help(void)
 	      "      --boot=ID    ... of this boot (default: the newest)\n"
 	      "      --all        ... of every boot\n"
 	      "      --show=ID    ... only the report with this id\n"
+	      "      --advise     after each report, a verdict (annotate, real\n"
+	      "                   deadlock, irq context, locking bug, limit,\n"
+	      "                   unsure), the reasons and the change at each\n"
+	      "                   site (JSON: an \"advice\" member)\n"
+	      "      --source=DIR  ... and a unified diff of the change against\n"
+	      "                   the source tree DIR (implies --advise)\n"
 	      "  -h, --help       show this help\n"
 	      "\n"
 	      "Types:", stdout);
@@ -83,19 +94,27 @@ static void show(struct ldr_report *r, void *data)
 		o->truncated++;
 	}
 	if (o->type < 0 || (int)r->type == o->type) {
+		struct advice a;
+
 		if (o->sym)
 			symbolise_report(o->sym, r);
+		if (o->advise)
+			advise_report(r, o->source, &a);
 		switch (o->output) {
 		case OUT_JSON:
-			report_print_json(o->json, r);
+			report_print_json(o->json, r, o->advise ? &a : NULL);
 			break;
 		case OUT_LIST:
 			report_print_list(stdout, r);
 			break;
 		case OUT_PLAIN:
 			report_print_plain(stdout, r);
+			if (o->advise)
+				report_print_advice(stdout, &a);
 			break;
 		}
+		if (o->advise)
+			advice_release(&a);
 		o->shown++;
 	}
 	report_free(r);
@@ -117,6 +136,13 @@ static int parse_file(const char *path, unsigned int *next_id,
 	if (!is_stdin)
 		fclose(in);
 	return ret;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
 static int parse_id(const char *arg, int64_t *out)
@@ -198,6 +224,8 @@ int main(int argc, char **argv)
 		{ "show", required_argument, NULL, 'S' },
 		{ "vmlinux", required_argument, NULL, 'V' },
 		{ "modules", required_argument, NULL, 'M' },
+		{ "advise", no_argument, NULL, 'a' },
+		{ "source", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -249,6 +277,12 @@ int main(int argc, char **argv)
 		case 'M':
 			so.modules_dir = optarg;
 			break;
+		case 's':
+			o.source = optarg;
+			/* fall through */
+		case 'a':
+			o.advise = true;
+			break;
 		case 'h':
 			print_help();
 			return cli_help_done();
@@ -258,6 +292,12 @@ int main(int argc, char **argv)
 	}
 	if (json && list)
 		return cli_usage_error("cannot use --json and --list together");
+	if (o.advise && list)
+		return cli_usage_error("cannot use --advise with --list");
+	if (o.source && !is_dir(o.source)) {
+		error("--source '%s' is not a directory", o.source);
+		return EXIT_USAGE;
+	}
 	if (db && (so.vmlinux || so.modules_dir))
 		return cli_usage_error("--vmlinux and --modules apply to log files, not --db "
 				       "(lockdep-collect --db symbolises what it stores)");

@@ -120,7 +120,8 @@ static void opt_long(struct json_writer *w, const char *name, long v)
 		jsonw_null(w);
 }
 
-void report_print_json(struct json_writer *w, const struct ldr_report *r)
+void report_print_json(struct json_writer *w, const struct ldr_report *r,
+		       const struct advice *a)
 {
 	size_t i;
 
@@ -212,5 +213,7 @@ void report_print_json(struct json_writer *w, const struct ldr_report *r)
 	}
 	jsonw_end_array(w);
 	jsonw_uint_field(w, "raw_dropped", r->raw_dropped);
+	if (a)
+		report_json_advice(w, a);
 	jsonw_end_object(w);
 }

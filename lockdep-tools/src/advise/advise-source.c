@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sites, the locking API's variants, and source edits for advice.
+ *
+ * A site comes from a symbolised frame (parse/report.h: the inline chain
+ * innermost first, each entry's file:line inside its own function, the
+ * frame's file:line inside the frame's function). The innermost location
+ * in a .c file is where the code calls the lock: spin_lock() and its
+ * kin are inline functions of include/linux/, so with them inlined the
+ * frame's address is inside the header and the call is one level out.
+ *
+ * Edits replace one call on one line by its variant, never add or remove
+ * a line, so a change is (line, old text, new text) and the diff is a set
+ * of one-line replacements with three lines of context.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "advise/advise-source.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* The calls advice can rewrite, and their variants (NULL: none). */
+struct lock_api {
+	const char *name;
+	const char *nested;	/* with a subclass as the last argument */
+	const char *irq, *bh;	/* the lock with irqs / softirqs off */
+	const char *unlock;	/* its release */
+	const char *non_nested;	/* an unlock: exempt from the order check */
+};
+
+static const struct lock_api apis[] = {
+	{ "spin_lock", "spin_lock_nested", "spin_lock_irq", "spin_lock_bh",
+	  "spin_unlock", NULL },
+	{ "spin_lock_irqsave", "spin_lock_irqsave_nested", NULL, NULL,
+	  "spin_unlock_irqrestore", NULL },
+	{ "raw_spin_lock", "raw_spin_lock_nested", "raw_spin_lock_irq",
+	  "raw_spin_lock_bh", "raw_spin_unlock", NULL },
+	{ "raw_spin_lock_irqsave", "raw_spin_lock_irqsave_nested", NULL, NULL,
+	  "raw_spin_unlock_irqrestore", NULL },
+	{ "read_lock", NULL, "read_lock_irq", "read_lock_bh", "read_unlock",
+	  NULL },
+	{ "write_lock", "write_lock_nested", "write_lock_irq", "write_lock_bh",
+	  "write_unlock", NULL },
+	{ "mutex_lock", "mutex_lock_nested", NULL, NULL, "mutex_unlock", NULL },
+	{ "mutex_lock_interruptible", "mutex_lock_interruptible_nested", NULL,
+	  NULL, "mutex_unlock", NULL },
+	{ "mutex_lock_killable", "mutex_lock_killable_nested", NULL, NULL,
+	  "mutex_unlock", NULL },
+	{ "down_read", "down_read_nested", NULL, NULL, "up_read", NULL },
+	{ "down_write", "down_write_nested", NULL, NULL, "up_write", NULL },
+	{ "inode_lock", "inode_lock_nested", NULL, NULL, "inode_unlock", NULL },
+	{ "inode_lock_shared", "inode_lock_shared_nested", NULL, NULL,
+	  "inode_unlock_shared", NULL },
+	/* releases: the four *_unlock_non_nested() of the series */
+	{ "spin_unlock", NULL, NULL, NULL, NULL, "spin_unlock_non_nested" },
+	{ "read_unlock", NULL, NULL, NULL, NULL, "read_unlock_non_nested" },
+	{ "mutex_unlock", NULL, NULL, NULL, NULL, "mutex_unlock_non_nested" },
+	{ "up_read", NULL, NULL, NULL, NULL, "up_read_non_nested" },
+};
+
+static const struct lock_api *api_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(apis) / sizeof(apis[0]); i++)
+		if (!strcmp(apis[i].name, name))
+			return &apis[i];
+	return NULL;
+}
+
+static const char *variant(const struct lock_api *api, enum adv_edit edit)
+{
+	switch (edit) {
+	case ADV_EDIT_NESTED:
+		return api->nested;
+	case ADV_EDIT_IRQ:
+		return api->irq;
+	case ADV_EDIT_BH:
+		return api->bh;
+	case ADV_EDIT_NON_NESTED:
+		return api->non_nested;
+	}
+	return NULL;
+}
+
+static bool is_header(const char *file)
+{
+	size_t n = file ? strlen(file) : 0;
+
+	return n >= 2 && !strcmp(file + n - 2, ".h");
+}
+
+static bool site_from_frame(const struct ldr_frame *f, struct adv_site *s)
+{
+	size_t k;
+
+	s->callee = NULL;
+	for (k = 0; k < f->nr_inl; k++) {
+		if (f->inl[k].file && !is_header(f->inl[k].file)) {
+			s->file = f->inl[k].file;
+			s->line = f->inl[k].line;
+			s->function = f->inl[k].func;
+			return s->line != 0;
+		}
+		s->callee = f->inl[k].func;
+	}
+	if (!f->file || !f->line || is_header(f->file))
+		return false;
+	s->file = f->file;
+	s->line = f->line;
+	s->function = f->func;
+	return true;
+}
+
+bool adv_site_of_frames(const struct ldr_frames *f, struct adv_site *s)
+{
+	const struct ldr_frame *fr = f ? report_pick_frame(f) : NULL;
+
+	if (!fr || !site_from_frame(fr, s))
+		return false;
+	/* a log's own "spin_lock include/linux/spinlock.h:351 [inline]" frame */
+	if (!s->callee && fr > f->v && fr[-1].inlined && api_named(fr[-1].func))
+		s->callee = fr[-1].func;
+	return true;
+}
+
+/* ---- source files ---- */
+
+struct source {
+	char *path;		/* relative to the source directory */
+	char **lines;		/* without their newline */
+	size_t nr, alloc;
+	bool last_has_newline;
+};
+
+static void source_release(struct source *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->nr; i++)
+		free(src->lines[i]);
+	free(src->lines);
+	free(src->path);
+	memset(src, 0, sizeof(*src));
+}
+
+static bool is_file(const char *dir, const char *rel)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	bool ok;
+
+	strbuf_addf(&sb, "%s/%s", dir, rel);
+	ok = !stat(sb.buf, &st) && S_ISREG(st.st_mode);
+	strbuf_release(&sb);
+	return ok;
+}
+
+/*
+ * @file as the tree under @dir has it: the name itself when relative,
+ * else its longest tail that names a file there (DWARF names of an out of
+ * tree build, or of a tree built elsewhere, are absolute).
+ */
+static char *resolve(const char *dir, const char *file)
+{
+	const char *p = file;
+
+	while (*p == '/')
+		p++;
+	if (!strncmp(p, "./", 2))
+		p += 2;
+	if (file[0] != '/' && is_file(dir, p))
+		return xstrdup(p);
+	for (; p && *p; p = strchr(p, '/'), p = p ? p + 1 : NULL)
+		if (is_file(dir, p))
+			return xstrdup(p);
+	return NULL;
+}
+
+static int source_load(struct source *src, const char *dir, const char *rel)
+{
+	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
+	FILE *in;
+	int c;
+
+	memset(src, 0, sizeof(*src));
+	strbuf_addf(&path, "%s/%s", dir, rel);
+	in = fopen(path.buf, "r");
+	strbuf_release(&path);
+	if (!in)
+		return -1;
+	src->path = xstrdup(rel);
+	src->last_has_newline = true;
+	while ((c = getc(in)) != EOF) {
+		if (c != '\n') {
+			strbuf_addch(&line, c);
+			continue;
+		}
+		ALLOC_GROW(src->lines, src->nr + 1, src->alloc);
+		src->lines[src->nr++] = strbuf_detach(&line, NULL);
+	}
+	if (line.len) {
+		ALLOC_GROW(src->lines, src->nr + 1, src->alloc);
+		src->lines[src->nr++] = strbuf_detach(&line, NULL);
+		src->last_has_newline = false;
+	}
+	strbuf_release(&line);
+	fclose(in);
+	return 0;
+}
+
+/* ---- calls on a line ---- */
+
+static bool is_ident(int c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/* A call of @name on @text: [*start, *end) spans "name(args)". */
+static bool find_call(const char *text, const char *name, size_t *start,
+		      size_t *end, size_t *args)
+{
+	size_t n = strlen(name), depth;
+	const char *p = text, *q;
+
+	while ((p = strstr(p, name))) {
+		q = p + n;
+		if ((p == text || !is_ident((unsigned char)p[-1])) && *q == '(') {
+			*args = (size_t)(q + 1 - text);
+			for (depth = 0; *q; q++) {
+				if (*q == '(')
+					depth++;
+				else if (*q == ')' && --depth == 0)
+					break;
+			}
+			if (!*q)
+				return false;
+			*start = (size_t)(p - text);
+			*end = (size_t)(q + 1 - text);
+			return true;
+		}
+		p = q;
+	}
+	return false;
+}
+
+/* The first call on @text of an API entry that has @edit's variant. */
+static const struct lock_api *call_on_line(const char *text,
+					   const char *prefer,
+					   enum adv_edit edit, size_t *start,
+					   size_t *end, size_t *args)
+{
+	const struct lock_api *best = NULL, *api = api_named(prefer);
+	size_t i, s, e, a;
+
+	if (api && variant(api, edit) && find_call(text, api->name, start, end, args))
+		return api;
+	for (i = 0; i < sizeof(apis) / sizeof(apis[0]); i++) {
+		if (!variant(&apis[i], edit) ||
+		    !find_call(text, apis[i].name, &s, &e, &a))
+			continue;
+		if (!best || s < *start) {
+			best = &apis[i];
+			*start = s;
+			*end = e;
+			*args = a;
+		}
+	}
+	return best;
+}
+
+static char *call_text(const char *name, const char *args, size_t nargs,
+		       const char *extra)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s(", name);
+	strbuf_add(&sb, args, nargs);
+	if (extra)
+		strbuf_addf(&sb, ", %s", extra);
+	strbuf_addch(&sb, ')');
+	return strbuf_detach(&sb, NULL);
+}
+
+static char *replace(const char *text, size_t start, size_t end,
+		     const char *with)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add(&sb, text, start);
+	strbuf_addstr(&sb, with);
+	strbuf_addstr(&sb, text + end);
+	return strbuf_detach(&sb, NULL);
+}
+
+static struct adv_change *new_change(struct advice *a, const struct adv_site *s,
+				     unsigned int line, const char *why)
+{
+	struct adv_change *c = advice_add_change(a);
+
+	c->file = xstrdup(s->file);
+	c->line = line;
+	c->function = s->function ? xstrdup(s->function) : NULL;
+	c->why = xstrdup(why);
+	return c;
+}
+
+/* The release of @args by @unlock after @from, in the same function. */
+static size_t find_unlock(const struct source *src, size_t from,
+			  const char *unlock, const char *args, size_t nargs,
+			  size_t *start, size_t *end)
+{
+	size_t i, a;
+
+	for (i = from; i < src->nr && src->lines[i][0] != '}'; i++)
+		if (find_call(src->lines[i], unlock, start, end, &a) &&
+		    *end - a - 1 == nargs && !strncmp(src->lines[i] + a, args, nargs))
+			return i + 1;
+	return 0;
+}
+
+/* Without the source: the change in words, at the site. */
+static bool edit_in_words(struct advice *a, const struct adv_site *s,
+			  enum adv_edit edit, const char *subclass,
+			  const char *why)
+{
+	const struct lock_api *api = api_named(s->callee);
+	const char *name = api ? api->name : "the lock call";
+	struct adv_change *c = new_change(a, s, s->line, why);
+	struct strbuf sb = STRBUF_INIT;
+
+	c->current = xstrdup(api ? api->name : name);
+	switch (edit) {
+	case ADV_EDIT_NESTED:
+		strbuf_addf(&sb, "%s(..., %s)",
+			    api && api->nested ? api->nested : "its _nested() variant",
+			    subclass);
+		break;
+	case ADV_EDIT_IRQ:
+	case ADV_EDIT_BH:
+		if (api && variant(api, edit))
+			strbuf_addf(&sb, "%s(...), and %s%s() at its release",
+				    variant(api, edit), api->unlock,
+				    edit == ADV_EDIT_IRQ ? "_irq" : "_bh");
+		else
+			strbuf_addstr(&sb, edit == ADV_EDIT_IRQ ?
+				      "the _irq (or _irqsave) variant of the lock and its unlock" :
+				      "the _bh variant of the lock and its unlock");
+		break;
+	case ADV_EDIT_NON_NESTED:
+		strbuf_addstr(&sb, api && api->non_nested ? api->non_nested :
+			      "its _non_nested() variant");
+		break;
+	}
+	c->proposed = strbuf_detach(&sb, NULL);
+	return true;
+}
+
+bool adv_edit_site(struct advice *a, const char *source_dir,
+		   const struct adv_site *s, enum adv_edit edit,
+		   const char *subclass, const char *why)
+{
+	const struct lock_api *api;
+	struct source src;
+	struct adv_change *c;
+	size_t start, end, args, ustart, uend, uline;
+	char *rel, *call, *old;
+	const char *text;
+
+	rel = source_dir ? resolve(source_dir, s->file) : NULL;
+	if (!rel || source_load(&src, source_dir, rel)) {
+		if (source_dir)
+			advice_reason(a, "%s is not under %s: the change is given in words",
+				      s->file, source_dir);
+		free(rel);
+		return edit_in_words(a, s, edit, subclass, why);
+	}
+	free(rel);
+	text = s->line <= src.nr ? src.lines[s->line - 1] : "";
+	api = call_on_line(text, s->callee, edit, &start, &end, &args);
+	if (!api) {
+		advice_reason(a, "%s:%u does not call a lock function that has the needed variant",
+			      s->file, s->line);
+		source_release(&src);
+		return edit_in_words(a, s, edit, subclass, why);
+	}
+	c = new_change(a, s, s->line, why);
+	c->path = xstrdup(src.path);
+	c->current = xstrndup(text + start, end - start);
+	call = call_text(variant(api, edit), text + args, end - args - 1,
+			 edit == ADV_EDIT_NESTED ? subclass : NULL);
+	c->proposed = call;
+	c->old_text = xstrdup(text);
+	c->new_text = replace(text, start, end, call);
+	if (edit == ADV_EDIT_IRQ || edit == ADV_EDIT_BH) {
+		uline = find_unlock(&src, s->line, api->unlock, text + args,
+				    end - args - 1, &ustart, &uend);
+		if (!uline) {
+			advice_reason(a, "no %s() of the same lock follows %s:%u in %s",
+				      api->unlock, s->file, s->line,
+				      s->function ? s->function : "its function");
+			free(c->path);
+			c->path = NULL;
+		} else {
+			struct strbuf name = STRBUF_INIT;
+
+			old = src.lines[uline - 1];
+			strbuf_addf(&name, "%s%s", api->unlock,
+				    edit == ADV_EDIT_IRQ ? "_irq" : "_bh");
+			c = new_change(a, s, uline, "its release, to match");
+			c->path = xstrdup(src.path);
+			c->current = xstrndup(old + ustart, uend - ustart);
+			c->proposed = call_text(name.buf, text + args,
+						end - args - 1, NULL);
+			c->old_text = xstrdup(old);
+			c->new_text = replace(old, ustart, uend, c->proposed);
+			strbuf_release(&name);
+		}
+	}
+	source_release(&src);
+	return true;
+}
+
+/* ---- the diff ---- */
+
+static int by_line(const void *x, const void *y)
+{
+	const struct adv_change *a = *(const struct adv_change *const *)x;
+	const struct adv_change *b = *(const struct adv_change *const *)y;
+
+	return (a->line > b->line) - (a->line < b->line);
+}
+
+/* One file's hunks; @v sorted by line, all of one path. */
+static int diff_file(struct strbuf *out, const char *dir,
+		     struct adv_change **v, size_t n)
+{
+	struct source src;
+	size_t i, j, from, to, k;
+
+	if (source_load(&src, dir, v[0]->path))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (v[i]->line > src.nr ||
+		    strcmp(src.lines[v[i]->line - 1], v[i]->old_text) ||
+		    (i && v[i]->line == v[i - 1]->line)) {
+			source_release(&src);
+			return -1;
+		}
+	strbuf_addf(out, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n",
+		    src.path, src.path, src.path, src.path);
+	for (i = 0; i < n; i = j) {
+		/* changes within 6 lines of each other share a hunk */
+		for (j = i + 1; j < n && v[j]->line - v[j - 1]->line <= 6; j++)
+			;
+		from = v[i]->line > 3 ? v[i]->line - 3 : 1;
+		to = v[j - 1]->line + 3 <= src.nr ? v[j - 1]->line + 3 : src.nr;
+		strbuf_addf(out, "@@ -%zu,%zu +%zu,%zu @@\n", from, to - from + 1,
+			    from, to - from + 1);
+		for (k = from; k <= to; k++) {
+			size_t m;
+
+			for (m = i; m < j && v[m]->line != k; m++)
+				;
+			if (m < j)
+				strbuf_addf(out, "-%s\n", src.lines[k - 1]);
+			if (m < j && k == src.nr && !src.last_has_newline)
+				strbuf_addstr(out, "\\ No newline at end of file\n");
+			strbuf_addf(out, "%c%s\n", m < j ? '+' : ' ',
+				    m < j ? v[m]->new_text : src.lines[k - 1]);
+			if (k == src.nr && !src.last_has_newline)
+				strbuf_addstr(out, "\\ No newline at end of file\n");
+		}
+	}
+	source_release(&src);
+	return 0;
+}
+
+char *adv_make_patch(struct advice *a, const char *source_dir)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct adv_change **v;
+	size_t i, j, n;
+	bool *done;
+
+	if (!a->nr_changes)
+		return NULL;
+	for (i = 0; i < a->nr_changes; i++)
+		if (!a->changes[i].path) {
+			a->no_patch = xstrdup("a change could not be located in the source");
+			return NULL;
+		}
+	v = xcalloc(a->nr_changes, sizeof(*v));
+	done = xcalloc(a->nr_changes, sizeof(*done));
+	for (i = 0; i < a->nr_changes; i++) {
+		if (done[i])
+			continue;
+		for (n = 0, j = i; j < a->nr_changes; j++)
+			if (!done[j] && !strcmp(a->changes[j].path, a->changes[i].path)) {
+				v[n++] = &a->changes[j];
+				done[j] = true;
+			}
+		qsort(v, n, sizeof(*v), by_line);
+		if (diff_file(&out, source_dir, v, n)) {
+			a->no_patch = xstrdup("two changes fall on one line, or the source changed while it was read");
+			strbuf_release(&out);
+			break;
+		}
+	}
+	free(v);
+	free(done);
+	return out.len ? strbuf_detach(&out, NULL) : NULL;
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Printers of advice (advise/advise.h): text after a report, and the
+ * "advice" member of a report's JSON object (lockdep-report(1), ADVICE).
+ */
+#include <string.h>
+
+#include "report/report-print.h"
+#include "util/strbuf.h"
+
+void report_print_advice(FILE *out, const struct advice *a)
+{
+	size_t i;
+
+	fputs("advice: ", out);
+	report_print_safe(out, adv_verdict_text(a->verdict));
+	fprintf(out, "\n  rule: %s%s\n", a->rule, a->sure ? "" : " (unsure)");
+	for (i = 0; i < a->nr_reasons; i++) {
+		fputs("  why: ", out);
+		report_print_safe(out, a->reasons[i]);
+		fputc('\n', out);
+	}
+	for (i = 0; i < a->nr_changes; i++) {
+		const struct adv_change *c = &a->changes[i];
+
+		fputs("  change: ", out);
+		report_print_safe(out, c->file ? c->file : "?");
+		fprintf(out, ":%u", c->line);
+		if (c->function) {
+			fputs(" in ", out);
+			report_print_safe(out, c->function);
+		}
+		fputs(": ", out);
+		report_print_safe(out, c->why);
+		fputs("\n    - ", out);
+		report_print_safe(out, c->current);
+		fputs("\n    + ", out);
+		report_print_safe(out, c->proposed);
+		fputc('\n', out);
+	}
+	for (i = 0; i < a->nr_choices; i++) {
+		fputs("  choice: ", out);
+		report_print_safe(out, a->choices[i]);
+		fputc('\n', out);
+	}
+	if (a->patch) {
+		const char *p = a->patch, *nl;
+
+		/* as git apply takes it, each line made safe for a terminal */
+		fputs("  patch:\n", out);
+		for (; *p; p = nl + 1) {
+			struct strbuf line = STRBUF_INIT;
+
+			nl = strchr(p, '\n');
+			if (!nl)
+				nl = p + strlen(p) - 1;
+			strbuf_add(&line, p, (size_t)(nl - p));
+			report_print_safe(out, line.buf);
+			fputc('\n', out);
+			strbuf_release(&line);
+		}
+	} else if (a->no_patch) {
+		fputs("  no patch: ", out);
+		report_print_safe(out, a->no_patch);
+		fputc('\n', out);
+	}
+}
+
+void report_note_advice(struct strbuf *sb, const struct advice *a)
+{
+	size_t i;
+
+	strbuf_addf(sb, "advice: %s\nrule: %s%s", adv_verdict_text(a->verdict),
+		    a->rule, a->sure ? "" : " (unsure)");
+	for (i = 0; i < a->nr_changes; i++)
+		strbuf_addf(sb, "\n%s:%u: %s -> %s",
+			    a->changes[i].file ? a->changes[i].file : "?",
+			    a->changes[i].line, a->changes[i].current,
+			    a->changes[i].proposed);
+	if (!a->nr_changes && a->no_patch)
+		strbuf_addf(sb, "\nno change: %s", a->no_patch);
+}
+
+static void strings(struct json_writer *w, const char *name, char *const *v,
+		    size_t n)
+{
+	size_t i;
+
+	jsonw_name(w, name);
+	jsonw_start_array(w);
+	for (i = 0; i < n; i++)
+		jsonw_string(w, v[i]);
+	jsonw_end_array(w);
+}
+
+void report_json_advice(struct json_writer *w, const struct advice *a)
+{
+	size_t i;
+
+	jsonw_name(w, "advice");
+	jsonw_start_object(w);
+	jsonw_string_field(w, "verdict", adv_verdict_key(a->verdict));
+	jsonw_string_field(w, "text", adv_verdict_text(a->verdict));
+	jsonw_string_field(w, "rule", a->rule);
+	jsonw_bool_field(w, "sure", a->sure);
+	strings(w, "reasons", a->reasons, a->nr_reasons);
+	jsonw_name(w, "changes");
+	jsonw_start_array(w);
+	for (i = 0; i < a->nr_changes; i++) {
+		const struct adv_change *c = &a->changes[i];
+
+		jsonw_start_object(w);
+		jsonw_string_field(w, "file", c->file);
+		jsonw_uint_field(w, "line", c->line);
+		jsonw_string_field(w, "function", c->function);
+		jsonw_string_field(w, "current", c->current);
+		jsonw_string_field(w, "proposed", c->proposed);
+		jsonw_string_field(w, "why", c->why);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	strings(w, "choices", a->choices, a->nr_choices);
+	jsonw_string_field(w, "patch", a->patch);
+	jsonw_string_field(w, "no_patch", a->no_patch);
+	jsonw_end_object(w);
+}
