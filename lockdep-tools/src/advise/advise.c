@@ -122,6 +122,21 @@ const struct ldr_lock *adv_lock_of(const struct ldr_report *r,
 	return NULL;
 }
 
+void advice_summary(struct strbuf *sb, const struct advice *a)
+{
+	size_t i;
+
+	strbuf_addf(sb, "advice: %s\nrule: %s%s", adv_verdict_text(a->verdict),
+		    a->rule, a->sure ? "" : " (unsure)");
+	for (i = 0; i < a->nr_changes; i++)
+		strbuf_addf(sb, "\n%s:%u: %s -> %s",
+			    a->changes[i].file ? a->changes[i].file : "?",
+			    a->changes[i].line, a->changes[i].current,
+			    a->changes[i].proposed);
+	if (!a->nr_changes && a->no_patch)
+		strbuf_addf(sb, "\nno change: %s", a->no_patch);
+}
+
 /* ---- rules that need only the report's type ---- */
 
 static void circular(const struct ldr_report *r, struct advice *a)

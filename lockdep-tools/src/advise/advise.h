@@ -82,6 +82,10 @@ void advise_report(const struct ldr_report *r, const char *source_dir,
 		   struct advice *a);
 void advice_release(struct advice *a);
 
+struct strbuf;
+/* The verdict, the rule and each change, a line each (a picture's note). */
+void advice_summary(struct strbuf *sb, const struct advice *a);
+
 /* Builders for the rules (advise-*.c). */
 __attribute__((format(printf, 2, 3)))
 void advice_reason(struct advice *a, const char *fmt, ...);

@@ -18,11 +18,13 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "graph/graph-view.h"
 #include "parse/report.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* Edge colours by boot index (Tableau 10, readable on white) */
 static const char *const boot_colours[] = {
@@ -235,6 +237,23 @@ int graph_write_dot(FILE *out, const struct graph *g,
 	for (i = 0; i < g->nr_edges; i++)
 		if (v->edge[i] & GRAPH_SHOWN)
 			write_edge(out, g, v, (uint32_t)i);
+	if (v->note) {
+		const char *p = v->note, *nl;
+
+		/* each line made printable; the line breaks are the note's own */
+		strbuf_reset(&sb);
+		for (; (nl = strchr(p, '\n')); p = nl + 1) {
+			char *line = xstrndup(p, (size_t)(nl - p));
+
+			graph_text_add(&sb, line);
+			strbuf_addch(&sb, '\n');
+			free(line);
+		}
+		graph_text_add(&sb, p);
+		fputs("\tadvice_note [shape=note style=\"\" fontsize=10", out);
+		attr(out, "label", sb.buf);
+		fputs("];\n", out);
+	}
 	write_legend(out, g);
 	fputs("}\n", out);
 	strbuf_release(&sb);

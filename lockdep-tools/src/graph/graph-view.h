@@ -27,6 +27,7 @@ struct graph_view {
 	uint8_t *edge;		/* graph_mark per edge */
 	bool sites;		/* write sites as edge labels, not only tooltips */
 	const char *title;
+	const char *note;	/* a note beside the graph (advice), or NULL */
 };
 
 void graph_view_init(struct graph_view *v, const struct graph *g);

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "advise/advise.h"
 #include "graph/graph-view.h"
 #include "parse/report.h"
 #include "store/store-graph.h"
@@ -354,8 +355,9 @@ static int check_opts(struct graph_opts *o, int nsel)
 }
 
 static struct graph *load_report(struct store *st, const struct graph_opts *o,
-				 struct strbuf *title)
+				 struct strbuf *title, struct strbuf *note)
 {
+	struct advice a;
 	struct ldr_report *r;
 	struct graph *g;
 	int64_t boot = 0;
@@ -374,6 +376,9 @@ static struct graph *load_report(struct store *st, const struct graph_opts *o,
 	}
 	g = graph_from_report(r, boot, label);
 	free(label);
+	advise_report(r, NULL, &a);
+	advice_summary(note, &a);
+	advice_release(&a);
 	strbuf_addf(title, "report %" PRId64 ": ", o->report);
 	graph_text_add(title, r->title);
 	if (!g->nr_nodes) {
@@ -401,7 +406,7 @@ static void boots_title(struct strbuf *t, const struct graph *g)
 static int run(struct graph_opts *o)
 {
 	struct boot_list boots = { 0 };
-	struct strbuf title = STRBUF_INIT;
+	struct strbuf title = STRBUF_INIT, note = STRBUF_INIT;
 	struct graph_view view = { 0 };
 	struct graph_scc scc = { 0 };
 	struct graph_cycles cy = { 0 };
@@ -418,7 +423,7 @@ static int run(struct graph_opts *o)
 	if (!st)
 		return EXIT_FATAL;
 	if (o->sel == SEL_REPORT) {
-		g = load_report(st, o, &title);
+		g = load_report(st, o, &title, &note);
 	} else if (!pick_boots(st, o, &boots)) {
 		g = graph_load(st, boots.ids, boots.labels, boots.nr);
 		if (g)
@@ -465,6 +470,7 @@ static int run(struct graph_opts *o)
 		break;
 	}
 	view.title = title.buf;
+	view.note = note.len ? note.buf : NULL;
 
 	if (o->list || o->json) {
 		out = open_output(o, &pid);
@@ -504,6 +510,7 @@ out:
 	graph_free(g);
 	boot_list_release(&boots);
 	strbuf_release(&title);
+	strbuf_release(&note);
 	return ret;
 }
 

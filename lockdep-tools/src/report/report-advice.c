@@ -66,21 +66,6 @@ void report_print_advice(FILE *out, const struct advice *a)
 	}
 }
 
-void report_note_advice(struct strbuf *sb, const struct advice *a)
-{
-	size_t i;
-
-	strbuf_addf(sb, "advice: %s\nrule: %s%s", adv_verdict_text(a->verdict),
-		    a->rule, a->sure ? "" : " (unsure)");
-	for (i = 0; i < a->nr_changes; i++)
-		strbuf_addf(sb, "\n%s:%u: %s -> %s",
-			    a->changes[i].file ? a->changes[i].file : "?",
-			    a->changes[i].line, a->changes[i].current,
-			    a->changes[i].proposed);
-	if (!a->nr_changes && a->no_patch)
-		strbuf_addf(sb, "\nno change: %s", a->no_patch);
-}
-
 static void strings(struct json_writer *w, const char *name, char *const *v,
 		    size_t n)
 {

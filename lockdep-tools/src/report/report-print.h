@@ -24,9 +24,7 @@ void report_print_list(FILE *out, const struct ldr_report *r);
 /* Advice on a report (advise/advise.h): text, and the JSON "advice" member. */
 void report_print_advice(FILE *out, const struct advice *a);
 void report_json_advice(struct json_writer *w, const struct advice *a);
-struct strbuf;
-/* The advice in a few lines, for a picture's note. */
-void report_note_advice(struct strbuf *sb, const struct advice *a);
+
 
 /* One frame as the kernel prints it ("? func+0x1/0x2 [mod] file:1"). */
 void report_print_frame(FILE *out, const struct ldr_frame *f);

@@ -110,6 +110,17 @@ test_expect_success 'JSON: an advice member only with --advise' '
 	grep -q "\"proposed\":\"spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING)\"" adv.json
 '
 
+test_expect_success 'lockdep-graph --report: the advice as a note beside the chain' '
+	"$BIN/lockdep-collect" --db g.db --log "$FIX/recursive-two.log" 2>/dev/null &&
+	"$BIN/lockdep-graph" --db g.db --report=1 >g.dot &&
+	grep "advice_note" g.dot >note &&
+	grep -q "advice: false positive of lock nesting: annotate" note &&
+	grep -q "drivers/demo/port.c:13: spin_lock -> spin_lock_nested(..., SINGLE_DEPTH_NESTING)" note &&
+	"$BIN/lockdep-collect" --db g2.db --log "$FIX/recursive-same.log" 2>/dev/null &&
+	"$BIN/lockdep-graph" --db g2.db --report=1 | grep advice_note >note2 &&
+	grep -q "real deadlock" note2 && ! grep -q "_nested" note2
+'
+
 test_expect_success 'usage errors: --source not a directory, --advise with --list' '
 	rc=0; "$BIN/lockdep-report" --source /nonexistent "$FIX/recursive-two.log" 2>err || rc=$?
 	test $rc = 64 && grep -q "not a directory" err &&
