@@ -2,16 +2,32 @@
 /*
  * libFuzzer harness of the kernel log report parser (src/parse/klog.h):
  * any input gives reports whose indexes are valid (report.h invariant 1)
- * and whose required strings are set (invariant 4).
+ * and whose required strings are set (invariant 4), and advice on each
+ * (src/advise/) with a verdict and a rule, an annotation only for two
+ * instances or a release order, and no patch without a source tree.
  */
 #include <string.h>
 
 #include "fuzz.h"
+#include "advise/advise.h"
 #include "parse/klog.h"
 
 static void check_index(int i, size_t nr)
 {
 	FUZZ_CHECK(i == -1 || (i >= 0 && (size_t)i < nr));
+}
+
+static void check_advice(const struct ldr_report *r)
+{
+	struct advice a;
+
+	advise_report(r, NULL, &a);
+	FUZZ_CHECK(adv_verdict_key(a.verdict) && a.rule && !a.patch);
+	FUZZ_CHECK(a.verdict != ADV_ANNOTATE ||
+		   !strcmp(a.rule, "recursive-two-instances") ||
+		   !strcmp(a.rule, "recursive-same-site") ||
+		   !strcmp(a.rule, "unlock-order"));
+	advice_release(&a);
 }
 
 static void on_report(struct ldr_report *r, void *data)
@@ -34,6 +50,7 @@ static void on_report(struct ldr_report *r, void *data)
 		FUZZ_CHECK(strlen(r->locks[i].class_name) <=
 			   strlen(r->locks[i].name));
 	}
+	check_advice(r);
 	report_free(r);
 }
 

@@ -66,18 +66,6 @@ void report_print_advice(FILE *out, const struct advice *a)
 	}
 }
 
-static void strings(struct json_writer *w, const char *name, char *const *v,
-		    size_t n)
-{
-	size_t i;
-
-	jsonw_name(w, name);
-	jsonw_start_array(w);
-	for (i = 0; i < n; i++)
-		jsonw_string(w, v[i]);
-	jsonw_end_array(w);
-}
-
 void report_json_advice(struct json_writer *w, const struct advice *a)
 {
 	size_t i;
@@ -88,7 +76,7 @@ void report_json_advice(struct json_writer *w, const struct advice *a)
 	jsonw_string_field(w, "text", adv_verdict_text(a->verdict));
 	jsonw_string_field(w, "rule", a->rule);
 	jsonw_bool_field(w, "sure", a->sure);
-	strings(w, "reasons", a->reasons, a->nr_reasons);
+	report_json_strings(w, "reasons", a->reasons, a->nr_reasons);
 	jsonw_name(w, "changes");
 	jsonw_start_array(w);
 	for (i = 0; i < a->nr_changes; i++) {
@@ -104,7 +92,7 @@ void report_json_advice(struct json_writer *w, const struct advice *a)
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
-	strings(w, "choices", a->choices, a->nr_choices);
+	report_json_strings(w, "choices", a->choices, a->nr_choices);
 	jsonw_string_field(w, "patch", a->patch);
 	jsonw_string_field(w, "no_patch", a->no_patch);
 	jsonw_end_object(w);

@@ -99,7 +99,7 @@ static void lock_json(struct json_writer *w, const struct ldr_lock *l)
 	jsonw_end_object(w);
 }
 
-static void strings_json(struct json_writer *w, const char *name,
+void report_json_strings(struct json_writer *w, const char *name,
 			 char *const *v, size_t n)
 {
 	size_t i;
@@ -157,7 +157,8 @@ void report_print_json(struct json_writer *w, const struct ldr_report *r,
 	for (i = 0; i < r->nr_chain; i++)
 		jsonw_string(w, r->locks[r->chain[i].lock].name);
 	jsonw_end_array(w);
-	strings_json(w, "chain_summary", r->chain_summary, r->nr_chain_summary);
+	report_json_strings(w, "chain_summary", r->chain_summary,
+			    r->nr_chain_summary);
 
 	jsonw_name(w, "scenario");
 	jsonw_start_array(w);
@@ -201,7 +202,7 @@ void report_print_json(struct json_writer *w, const struct ldr_report *r,
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
-	strings_json(w, "notes", r->notes, r->nr_notes);
+	report_json_strings(w, "notes", r->notes, r->nr_notes);
 
 	jsonw_name(w, "raw");
 	jsonw_start_array(w);

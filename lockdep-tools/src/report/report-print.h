@@ -17,6 +17,9 @@ void report_print_plain(FILE *out, const struct ldr_report *r);
 /* With advice @a (or NULL) as the "advice" member. */
 void report_print_json(struct json_writer *w, const struct ldr_report *r,
 		       const struct advice *a);
+/* A member @name: the array of strings v[0..n). */
+void report_json_strings(struct json_writer *w, const char *name,
+			 char *const *v, size_t n);
 /* A frame's "inlined" array: its inline chain, innermost call first. */
 void report_json_inlined(struct json_writer *w, const struct ldr_frame *f);
 void report_print_list(FILE *out, const struct ldr_report *r);
