@@ -167,12 +167,8 @@ do_config() {
 # out of tree against the plain kernel, into the same modules directory.
 build_scenarios_out_of_tree() {
 	local dir=$KSRC.scenarios
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	git -C "$KREPO" show lockdep:lib/test_lockdep_scenarios.c \
-		>"$dir/test_lockdep_scenarios.c"
-	echo 'obj-m := test_lockdep_scenarios.o' >"$dir/Kbuild"
-	run_logged "${LOG}scenarios-build" kmake M="$dir" modules
+	git -C "$KREPO" show lockdep:lib/test_lockdep_scenarios.c |
+		scenario_module_build "$dir" "${LOG}scenarios-build"
 	run_logged "${LOG}scenarios-install" kmake M="$dir" \
 		INSTALL_MOD_PATH="$MODULES" INSTALL_MOD_STRIP=1 modules_install
 }

@@ -12,8 +12,11 @@ KREPO=$BUILD/linux
 #   lockdep  the tree with kernel-patches/ applied (default)
 #   plain    the pristine tree, same config, the scenario module built out of
 #            tree: the baseline of bench/lock-hotpath.sh
+# VM_MODULES and VM_INITRD replace the lockdep kernel's installed modules
+# and initramfs (vm/scenario-module.sh: a rebuilt scenario module).
 case ${KERNEL_VARIANT:-lockdep} in
-lockdep) KSRC=$KREPO MODULES=$BUILD/modules INITRD=$BUILD/initramfs.cpio.gz ;;
+lockdep) KSRC=$KREPO MODULES=${VM_MODULES:-$BUILD/modules}
+	INITRD=${VM_INITRD:-$BUILD/initramfs.cpio.gz} ;;
 plain) KSRC=$BUILD/linux-plain MODULES=$BUILD/linux-plain.modules
 	INITRD=$BUILD/initramfs-plain.cpio.gz ;;
 *) echo "KERNEL_VARIANT must be lockdep or plain, not '$KERNEL_VARIANT'" >&2
@@ -80,4 +83,15 @@ content_hash() {
 		printf '%s\n' "${f#"$TOP"/}"
 		cat "$f"
 	done | sha256sum | cut -d' ' -f1
+}
+
+# scenario_module_build DIR LOGNAME <SOURCE: the scenario module from the
+# source on standard input, built out of tree in DIR against $KSRC (DIR is
+# made anew).
+scenario_module_build() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	cat >"$1/test_lockdep_scenarios.c"
+	echo 'obj-m := test_lockdep_scenarios.o' >"$1/Kbuild"
+	run_logged "$2" kmake M="$1" modules
 }
