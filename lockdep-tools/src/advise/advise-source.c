@@ -436,12 +436,31 @@ static int by_line(const void *x, const void *y)
 	return (a->line > b->line) - (a->line < b->line);
 }
 
+static const struct adv_change *changed(struct adv_change **v, size_t n,
+				       size_t line)
+{
+	size_t m;
+
+	for (m = 0; m < n; m++)
+		if (v[m]->line == line)
+			return v[m];
+	return NULL;
+}
+
+static void diff_line(struct strbuf *out, const struct source *src,
+		      size_t line, char mark, const char *text)
+{
+	strbuf_addf(out, "%c%s\n", mark, text);
+	if (line == src->nr && !src->last_has_newline)
+		strbuf_addstr(out, "\\ No newline at end of file\n");
+}
+
 /* One file's hunks; @v sorted by line, all of one path. */
 static int diff_file(struct strbuf *out, const char *dir,
 		     struct adv_change **v, size_t n)
 {
 	struct source src;
-	size_t i, j, from, to, k;
+	size_t i, j, from, to, k, m, run;
 
 	if (source_load(&src, dir, v[0]->path))
 		return -1;
@@ -462,19 +481,16 @@ static int diff_file(struct strbuf *out, const char *dir,
 		to = v[j - 1]->line + 3 <= src.nr ? v[j - 1]->line + 3 : src.nr;
 		strbuf_addf(out, "@@ -%zu,%zu +%zu,%zu @@\n", from, to - from + 1,
 			    from, to - from + 1);
-		for (k = from; k <= to; k++) {
-			size_t m;
-
-			for (m = i; m < j && v[m]->line != k; m++)
-				;
-			if (m < j)
-				strbuf_addf(out, "-%s\n", src.lines[k - 1]);
-			if (m < j && k == src.nr && !src.last_has_newline)
-				strbuf_addstr(out, "\\ No newline at end of file\n");
-			strbuf_addf(out, "%c%s\n", m < j ? '+' : ' ',
-				    m < j ? v[m]->new_text : src.lines[k - 1]);
-			if (k == src.nr && !src.last_has_newline)
-				strbuf_addstr(out, "\\ No newline at end of file\n");
+		for (k = from; k <= to; k = run) {
+			/* a run of changed lines: its old lines, then its new */
+			for (run = k; run <= to && changed(v + i, j - i, run); run++)
+				diff_line(out, &src, run, '-', src.lines[run - 1]);
+			for (m = k; m < run; m++)
+				diff_line(out, &src, m, '+', changed(v + i, j - i, m)->new_text);
+			if (run == k) {
+				diff_line(out, &src, k, ' ', src.lines[k - 1]);
+				run = k + 1;
+			}
 		}
 	}
 	source_release(&src);
