@@ -7,9 +7,13 @@
 #   abba   the scenario module's ABBA case: lockdep reports the cycle
 #   ab     only the A -> B half of an ABBA pair: clean on its own
 #   ba     only the B -> A half: clean on its own
+#   i-mutex  a directory's and a file's inode mutex without nesting
+#          annotation: lockdep reports recursive locking
 # Then the tools read the database: the reports, a picture of the cycle
-# that only the union of boots ab and ba has, and the diff ab -> ba,
-# which names that cycle as new.
+# that only the union of boots ab and ba has, the diff ab -> ba, which
+# names that cycle as new, and the advice on the reports of boots abba (a
+# real deadlock: no annotation) and i-mutex (an annotation, with its
+# patch against build/linux).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=demo
@@ -37,6 +41,7 @@ demo_boot() {
 demo_boot abba --trigger abba
 demo_boot ab --trigger ab-order
 demo_boot ba --trigger ba-order
+demo_boot i-mutex --trigger i-mutex
 
 "$bin/lockdep-report" --db "$db" --all >"$out/reports.txt"
 "$bin/lockdep-graph" --db "$db" --boots ab,ba --cycles -T svg -o "$out/cycles.svg"
@@ -44,6 +49,14 @@ rc=0
 "$bin/lockdep-diff" --db "$db" --fail-on new-cycle ab ba >"$out/diff-ab-ba.txt" \
 	2>"$LOGS/demo-diff.log" || rc=$?
 [ $rc = 1 ] || { echo "demo: error: lockdep-diff ab ba found no new cycle (exit $rc)" >&2; exit 1; }
+# Boot ids follow the order of the boots into the fresh database.
+"$bin/lockdep-report" --db "$db" --boot 1 --advise --source "$KSRC" >"$out/advice-abba.txt"
+"$bin/lockdep-report" --db "$db" --boot 4 --advise --source "$KSRC" >"$out/advice-i-mutex.txt"
+grep -q '^advice: real deadlock' "$out/advice-abba.txt" &&
+	! grep -q '^  patch:' "$out/advice-abba.txt" ||
+	{ echo "demo: error: the abba boot was not advised a real deadlock (see $out/advice-abba.txt)" >&2; exit 1; }
+grep -q '^  patch:' "$out/advice-i-mutex.txt" ||
+	{ echo "demo: error: no patch advised for i-mutex (see $out/advice-i-mutex.txt)" >&2; exit 1; }
 progress "done"
 
 cat <<MSG
@@ -51,5 +64,8 @@ demo: database:     ${db#"$TOP"/}   (schema: man -l lockdep-tools/man/lockdep-db
 demo: reports:      ${out#"$TOP"/}/reports.txt   ($("$bin/lockdep-report" --db "$db" --all --list | wc -l) stored; boot 'abba' has the circular one)
 demo: cycle svg:    ${out#"$TOP"/}/cycles.svg   (boots ab + ba: a cycle neither has alone)
 demo: diff ab ba:   ${out#"$TOP"/}/diff-ab-ba.txt
-demo: console logs: build/vm/demo-{abba,ab,ba}/console.log, raw files in build/vm/demo-*/raw/
+demo: advice abba:  ${out#"$TOP"/}/advice-abba.txt   ($(sed -n 's/^advice: //p' "$out/advice-abba.txt" | head -1))
+demo: advice i-mutex: ${out#"$TOP"/}/advice-i-mutex.txt   ($(sed -n 's/^advice: //p' "$out/advice-i-mutex.txt" | head -1); with its patch:)
+$(sed -n '/^  patch:$/,$p' "$out/advice-i-mutex.txt" | tail -n +2 | sed 's/^/    /')
+demo: console logs: build/vm/demo-{abba,ab,ba,i-mutex}/console.log, raw files in build/vm/demo-*/raw/
 MSG
