@@ -158,10 +158,15 @@ static void circular(const struct ldr_report *r, struct advice *a)
 			continue;
 		const struct ldr_frame *fr = f ? report_pick_frame(f) : NULL;
 
+		/* the caller tells apart the orders a shared helper takes */
+		const struct ldr_frame *up = fr && fr + 1 < f->v + f->nr &&
+					     fr[1].func ? &fr[1] : NULL;
+
 		if (adv_site_of_frames(f, &s))
-			advice_choice(a, "break the dependency on %s taken at %s:%u (%s)",
+			advice_choice(a, "break the dependency on %s taken at %s:%u (%s%s%s)",
 				      l->name, s.file, s.line,
-				      s.function ? s.function : "?");
+				      s.function ? s.function : "?",
+				      up ? ", called from " : "", up ? up->func : "");
 		else if (fr)
 			advice_choice(a, "break the dependency on %s taken in %s",
 				      l->name, fr->func);
