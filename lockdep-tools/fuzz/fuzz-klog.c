@@ -4,7 +4,8 @@
  * any input gives reports whose indexes are valid (report.h invariant 1)
  * and whose required strings are set (invariant 4), and advice on each
  * (src/advise/) with a verdict and a rule, an annotation only for two
- * instances or a release order, and no patch without a source tree.
+ * instances or a release order, and no patch without a source tree
+ * (with no_patch saying why, when there is a change or a choice).
  */
 #include <string.h>
 
@@ -23,6 +24,7 @@ static void check_advice(const struct ldr_report *r)
 
 	advise_report(r, NULL, &a);
 	FUZZ_CHECK(adv_verdict_key(a.verdict) && a.rule && !a.patch);
+	FUZZ_CHECK(a.no_patch || (!a.nr_changes && !a.nr_choices));
 	FUZZ_CHECK(a.verdict != ADV_ANNOTATE ||
 		   !strcmp(a.rule, "recursive-two-instances") ||
 		   !strcmp(a.rule, "recursive-same-site") ||

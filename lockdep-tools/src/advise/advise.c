@@ -293,10 +293,10 @@ void advise_report(const struct ldr_report *r, const char *source_dir,
 		a->sure = false;
 		advice_reason(a, "the report is truncated: what was cut may change the verdict");
 	}
-	if (!a->patch && !a->no_patch && a->nr_changes) {
-		if (a->nr_choices)
-			a->no_patch = xstrdup("a choice is left to the developer");
-		else if (!source_dir)
+	if (!a->patch && !a->no_patch && a->nr_choices) {
+		a->no_patch = xstrdup("a choice is left to the developer");
+	} else if (!a->patch && !a->no_patch && a->nr_changes) {
+		if (!source_dir)
 			a->no_patch = xstrdup("no source directory (--source)");
 		else
 			a->patch = adv_make_patch(a, source_dir);
