@@ -18,13 +18,17 @@
 # $BUILD/logs/bench-diff/.
 #
 # Environment: BUILD (default build/), BIN (default $BUILD/bin), SIZES
-# (default "10000 100000 1000000"), RUNS (default 3).
+# (default "10000 100000 1000000"), RUNS (default 3), BENCH_SMALL=1
+# (make check: 10k edges, one run; the peer must still agree, else exit 2).
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 BIN=${BIN:-$BUILD/bin}
 FIX=$TOP/lockdep-tools/tests/fixtures/6.1
+if [ "${BENCH_SMALL:-}" = 1 ]; then
+	SIZES=${SIZES:-10000} RUNS=${RUNS:-1}
+fi
 SIZES=${SIZES:-10000 100000 1000000}
 RUNS=${RUNS:-3}
 W=$BUILD/logs/bench-diff
