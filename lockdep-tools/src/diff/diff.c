@@ -6,8 +6,8 @@
  * from an irq-safe to an irq-unsafe class, and the new cycles.
  *
  * Classes come from the store with their row id; dependencies name
- * classes by row id, so each side keeps (row id -> node) sorted for a
- * binary search: the whole load is one pass per table and side.
+ * classes by row id, so each side keeps an idmap (row id -> node): the
+ * whole load is one pass per table and side.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +17,13 @@
 #include "parse/report.h"
 #include "store/identity.h"
 #include "store/store-graph.h"
+#include "util/idmap.h"
 #include "util/xalloc.h"
-
-struct class_ref {
-	int64_t id;
-	uint32_t node;
-};
 
 struct load {
 	struct diff *d;
 	int side;
-	struct class_ref *refs;
-	size_t nr_refs, alloc_refs;
+	struct idmap refs;	/* the side's classes.id -> node */
 	size_t alloc_nodes;
 };
 
@@ -65,40 +60,22 @@ static int on_class(const struct store_graph_class *c, void *data)
 	n->usage[l->side] |= c->usage_bits;
 	n->count[l->side]++;
 	d->boot[l->side].nr_classes++;
-	ALLOC_GROW(l->refs, l->nr_refs + 1, l->alloc_refs);
-	l->refs[l->nr_refs].id = c->id;
-	l->refs[l->nr_refs++].node = node;
+	idmap_add(&l->refs, c->id, node);
 	free(own);
 	return 0;
-}
-
-static int ref_cmp(const void *a, const void *b)
-{
-	const struct class_ref *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-static const struct class_ref *ref_find(const struct load *l, int64_t id)
-{
-	struct class_ref key = { .id = id };
-
-	if (!l->nr_refs)
-		return NULL;
-	return bsearch(&key, l->refs, l->nr_refs, sizeof(key), ref_cmp);
 }
 
 static int on_dep(const struct store_graph_dep *dep, void *data)
 {
 	struct load *l = data;
-	const struct class_ref *f = ref_find(l, dep->from);
-	const struct class_ref *t = ref_find(l, dep->to);
+	uint32_t f = idmap_get(&l->refs, dep->from);
+	uint32_t t = idmap_get(&l->refs, dep->to);
 
-	if (!f || !t) {
+	if (f == UINT32_MAX || t == UINT32_MAX) {
 		l->d->boot[l->side].dropped_deps++;
 		return 0;
 	}
-	graph_add_edge(l->d->g, f->node, t->node, l->side, dep->dep_bits,
+	graph_add_edge(l->d->g, f, t, l->side, dep->dep_bits,
 		       dep->distance, dep->trace);
 	l->d->boot[l->side].nr_deps++;
 	return 0;
@@ -109,13 +86,12 @@ static int load_side(struct diff *d, struct load *l, int side)
 	struct diff_boot *b = &d->boot[side];
 
 	l->side = side;
-	l->nr_refs = 0;
+	idmap_reset(&l->refs);
 	if (graph_add_boot(d->g, b->id, b->label) != side)
 		return -1;
 	if (store_graph_classes(b->st, &b->id, 1, on_class, l))
 		return -1;
-	if (l->nr_refs)
-		qsort(l->refs, l->nr_refs, sizeof(*l->refs), ref_cmp);
+	idmap_build(&l->refs);
 	return store_graph_deps(b->st, &b->id, 1, on_dep, l);
 }
 
@@ -231,7 +207,7 @@ static void find_cycles(struct diff *d, size_t max_per_comp)
 
 /*
  * Breadth-first from every class safe in @state over the edges of @mask
- * (usage of the sides in @mask): parent[n] is the edge that reached n,
+ * (usage of the sides in @mask: 1 is A, 3 both): parent[n] is the edge that reached n,
  * UINT32_MAX for a source, UINT32_MAX - 1 if unreached.
  */
 static void irq_reach(const struct diff *d, int state, uint64_t mask,
@@ -256,7 +232,7 @@ static void irq_reach(const struct diff *d, int state, uint64_t mask,
 		for (e = g->out[u]; e < g->out[u + 1]; e++) {
 			w = g->edges[e].to;
 			if (parent[w] != UINT32_MAX - 1 ||
-			    !(g->edges[e].boots & mask))
+			    (mask == 1 && !diff_edge_in(d, e, DIFF_A)))
 				continue;
 			parent[w] = e;
 			queue[tail++] = w;
@@ -334,7 +310,7 @@ int diff_compute(struct diff *d, struct store *a, const char *a_db,
 		ret = load_side(d, &l, DIFF_A);
 	if (!ret)
 		ret = load_side(d, &l, DIFF_B);
-	free(l.refs);
+	idmap_release(&l.refs);
 	if (ret)
 		return -1;
 	graph_finish(d->g);

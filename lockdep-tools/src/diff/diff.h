@@ -7,7 +7,7 @@
  * The two boots may sit in one database or in two. Classes are matched
  * by their identity across boots (store/identity.h), so the comparison of
  * classes, dependencies and usage runs on one lock graph (graph/graph.h)
- * holding both boots: boot A is mask bit 0, boot B bit 1. The smaller
+ * holding both boots: boot A is boot index 0, boot B index 1. The smaller
  * tables (lockdep_stats, the self-test cells, reports by dedup key) are
  * read into memory and compared by key.
  *
@@ -143,7 +143,7 @@ static inline bool diff_node_in(const struct diff *d, uint32_t n, int side)
 
 static inline bool diff_edge_in(const struct diff *d, uint32_t e, int side)
 {
-	return d->g->edges[e].boots & (1ull << side);
+	return graph_edge_has_boot(d->g, &d->g->edges[e], (uint32_t)side);
 }
 
 /* Headroom of a stat against its max, in percent of max (100 if no max). */

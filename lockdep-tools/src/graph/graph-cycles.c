@@ -62,9 +62,11 @@ static void add_cycle(const struct graph *g, struct graph_cycles *out,
 		      uint32_t first, const uint32_t *rev_path, size_t len,
 		      uint32_t comp)
 {
+	const struct graph_edge *e0 = &g->edges[first];
+	const uint32_t *boots = graph_edge_boots(g, e0);
 	struct graph_cycle *cy;
-	uint64_t common = g->edges[first].boots;
-	size_t i;
+	size_t i, b;
+	bool common = false;
 
 	ALLOC_GROW(out->v, out->nr + 1, out->alloc);
 	cy = &out->v[out->nr++];
@@ -74,9 +76,15 @@ static void add_cycle(const struct graph *g, struct graph_cycles *out,
 	for (i = 0; i < len; i++)
 		cy->edges[i + 1] = rev_path[len - 1 - i];
 	cy->comp = comp;
-	for (i = 0; i < cy->nr; i++) {
-		common &= g->edges[cy->edges[i]].boots;
+	for (i = 0; i < cy->nr; i++)
 		out->on_cycle[cy->edges[i]] = 1;
+	/* is there a boot that saw every edge? */
+	for (b = 0; b < e0->nr_boots && !common; b++) {
+		for (i = 1; i < cy->nr; i++)
+			if (!graph_edge_has_boot(g, &g->edges[cy->edges[i]],
+						 boots[b]))
+				break;
+		common = i == cy->nr;
 	}
 	cy->cross_boot = g->nr_boots > 1 && !common;
 }

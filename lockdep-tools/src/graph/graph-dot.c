@@ -102,19 +102,15 @@ static void write_node(FILE *out, const struct graph *g, uint32_t i,
 }
 
 static void edge_colours(struct strbuf *sb, const struct graph *g,
-			 uint64_t boots)
+			 const struct graph_edge *e)
 {
-	size_t b;
-	bool first = true;
+	const uint32_t *boots = graph_edge_boots(g, e);
+	uint32_t b;
 
-	for (b = 0; b < g->nr_boots; b++) {
-		if (!(boots & (1ull << b)))
-			continue;
-		strbuf_addf(sb, "%s%s", first ? "" : ":",
-			    boot_colours[b % NR_BOOT_COLOURS]);
-		first = false;
-	}
-	if (first)
+	for (b = 0; b < e->nr_boots; b++)
+		strbuf_addf(sb, "%s%s", b ? ":" : "",
+			    boot_colours[boots[b] % NR_BOOT_COLOURS]);
+	if (!e->nr_boots)
 		strbuf_addstr(sb, "black");
 }
 
@@ -132,10 +128,10 @@ static void write_edge(FILE *out, const struct graph *g,
 		       const struct graph_view *v, uint32_t i)
 {
 	const struct graph_edge *e = &g->edges[i];
+	const uint32_t *boots = graph_edge_boots(g, e);
 	struct strbuf sb = STRBUF_INIT;
 	char kind[16], boot[128];
-	size_t b;
-	bool first = true;
+	uint32_t b;
 
 	fprintf(out, "\tn%u -> n%u [", e->from, e->to);
 	graph_dep_str(e->dep_bits, kind);
@@ -158,12 +154,9 @@ static void write_edge(FILE *out, const struct graph *g,
 	if (e->distance >= 0)
 		strbuf_addf(&sb, "\ndistance: %d", e->distance);
 	strbuf_addstr(&sb, "\nseen in: ");
-	for (b = 0; b < g->nr_boots; b++)
-		if (e->boots & (1ull << b)) {
-			strbuf_addf(&sb, "%s%s", first ? "" : ", ",
-				    graph_boot_str(g, (int)b, boot, sizeof(boot)));
-			first = false;
-		}
+	for (b = 0; b < e->nr_boots; b++)
+		strbuf_addf(&sb, "%s%s", b ? ", " : "",
+			    graph_boot_str(g, (int)boots[b], boot, sizeof(boot)));
 	strbuf_addstr(&sb, "\nsite: ");
 	if (e->site)
 		site_line(&sb, e->site);
@@ -173,7 +166,7 @@ static void write_edge(FILE *out, const struct graph *g,
 	attr(out, "labeltooltip", sb.buf);
 
 	strbuf_reset(&sb);
-	edge_colours(&sb, g, e->boots);
+	edge_colours(&sb, g, e);
 	attr(out, "color", sb.buf);
 	if (v->edge[i] & GRAPH_BOLD)
 		fputs(" penwidth=3 style=bold", out);

@@ -24,19 +24,17 @@ static const char *name(struct strbuf *sb, const struct graph *g, uint32_t n)
 	return sb->buf;
 }
 
-static void print_boots(FILE *out, const struct graph *g, uint64_t boots)
+static void print_boots(FILE *out, const struct graph *g,
+			const struct graph_edge *e)
 {
+	const uint32_t *boots = graph_edge_boots(g, e);
 	char buf[128];
-	size_t b;
-	bool first = true;
+	uint32_t b;
 
-	for (b = 0; b < g->nr_boots; b++)
-		if (boots & (1ull << b)) {
-			fprintf(out, "%s%s", first ? "" : ", ",
-				graph_boot_str(g, (int)b, buf, sizeof(buf)));
-			first = false;
-		}
-	if (first)
+	for (b = 0; b < e->nr_boots; b++)
+		fprintf(out, "%s%s", b ? ", " : "",
+			graph_boot_str(g, (int)boots[b], buf, sizeof(buf)));
+	if (!e->nr_boots)
 		fputs("no boot", out);
 }
 
@@ -69,7 +67,7 @@ static void print_dep(FILE *out, const struct graph *g, uint32_t i)
 	fprintf(out, "(%s){%s}:\n", name(&sb, g, e->to),
 		graph_usage_str(g->nodes[e->to].usage_bits, usage));
 	fputs("       seen in ", out);
-	print_boots(out, g, e->boots);
+	print_boots(out, g, e);
 	fputs("\n       at: ", out);
 	print_site(out, e);
 	fputc('\n', out);
@@ -165,14 +163,14 @@ void graph_print_irq_paths(FILE *out, const struct graph *g,
 }
 
 static void json_boots(struct json_writer *w, const struct graph *g,
-		       uint64_t boots)
+		       const struct graph_edge *e)
 {
-	size_t b;
+	const uint32_t *boots = graph_edge_boots(g, e);
+	uint32_t b;
 
 	jsonw_start_array(w);
-	for (b = 0; b < g->nr_boots; b++)
-		if (boots & (1ull << b))
-			jsonw_int(w, g->boots[b].id);
+	for (b = 0; b < e->nr_boots; b++)
+		jsonw_int(w, g->boots[boots[b]].id);
 	jsonw_end_array(w);
 }
 
@@ -191,7 +189,7 @@ static void json_edge(struct json_writer *w, const struct graph *g,
 	else
 		jsonw_null(w);
 	jsonw_name(w, "boots");
-	json_boots(w, g, e->boots);
+	json_boots(w, g, e);
 	jsonw_name(w, "site");
 	if (e->site)
 		jsonw_string(w, e->site);

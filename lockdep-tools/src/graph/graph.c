@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Building the lock graph (graph.h): nodes merged by key through a hash
- * map, edges appended as they come and, in graph_finish(), put in
- * (from, to) order by two counting sorts (to, then stably from) so the
- * same dependency seen by several boots sits in one run and merges into
- * one edge. Both sorts are linear: no comparison sort over a million
- * edges.
+ * map, sites interned, edges appended as they come and, in
+ * graph_finish(), put in (from, to, boot) order so the same dependency
+ * seen by several boots sits in one run and merges into one edge with a
+ * boot list. The rows of one boot usually come sorted already (the
+ * store's primary key); otherwise an in-place counting sort by from and
+ * a sort of each node's few out-edges: no comparison sort over a
+ * million edges, and no second copy of them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "graph/graph.h"
 #include "parse/report.h"
 #include "util/strbuf.h"
+#include "util/strset.h"
 #include "util/xalloc.h"
 
 struct graph_map {
@@ -66,10 +69,11 @@ void graph_free(struct graph *g)
 		free(g->boots[i].label);
 	for (i = 0; i < g->nr_nodes; i++)
 		free(g->nodes[i].name);
-	for (i = 0; i < g->nr_edges; i++)
-		free(g->edges[i].site);
+	strset_release(&g->sites);
+	free(g->boots);
 	free(g->nodes);
 	free(g->edges);
+	free(g->edge_boots);
 	free(g->out);
 	free(g->in);
 	free(g->in_edge);
@@ -78,8 +82,7 @@ void graph_free(struct graph *g)
 
 int graph_add_boot(struct graph *g, int64_t id, const char *label)
 {
-	if (g->nr_boots == GRAPH_MAX_BOOTS)
-		return -1;
+	ALLOC_GROW(g->boots, g->nr_boots + 1, g->alloc_boots);
 	g->boots[g->nr_boots].id = id;
 	g->boots[g->nr_boots].label = label ? xstrdup(label) : NULL;
 	return (int)g->nr_boots++;
@@ -124,6 +127,7 @@ uint32_t graph_add_node(struct graph *g, const char *key, const char *name,
 		n = &g->nodes[g->nr_nodes];
 		memset(n, 0, sizeof(*n));
 		n->name = xstrdup(name);
+		n->last_boot = -1;
 		g->map->keys[g->nr_nodes] = xstrdup(key);
 		*slot = (uint32_t)++g->nr_nodes;
 		if (g->nr_nodes * 2 > g->map->cap)
@@ -133,8 +137,10 @@ uint32_t graph_add_node(struct graph *g, const char *key, const char *name,
 		n = &g->nodes[*slot - 1];
 	}
 	n->usage_bits |= usage_bits;
-	if (boot >= 0)
-		n->boots |= 1ull << boot;
+	if (boot >= 0 && boot != n->last_boot) {
+		n->nr_boots++;
+		n->last_boot = boot;
+	}
 	return (uint32_t)(n - g->nodes);
 }
 
@@ -147,36 +153,85 @@ void graph_add_edge(struct graph *g, uint32_t from, uint32_t to, int boot,
 	e = &g->edges[g->nr_edges++];
 	e->from = from;
 	e->to = to;
-	e->dep_bits = dep_bits;
-	e->distance = distance;
-	e->boots = boot >= 0 ? 1ull << boot : 0;
-	e->site = site ? xstrdup(site) : NULL;
+	e->dep_bits = (int8_t)(dep_bits < 0 ? -1 : dep_bits & 0xf);
+	/* lockdep's distance is at most MAX_LOCK_DEPTH (48) */
+	e->distance = (int16_t)(distance < 0 ? -1 :
+				distance > INT16_MAX ? INT16_MAX : distance);
+	e->boots = boot >= 0 ? (uint32_t)boot : UINT32_MAX;
+	e->nr_boots = boot >= 0;
+	e->site = site ? strset_str(&g->sites, strset_add(&g->sites, site)) :
+			 NULL;
 	e->site_boot = site ? boot : -1;
 }
 
-/* Stable counting sort of @src into @dst by from (@by_from) or to. */
-static void count_sort(const struct graph_edge *src, struct graph_edge *dst,
-		       size_t nr, uint32_t *count, size_t nr_nodes,
-		       bool by_from)
+/* Row order of graph_finish(): (from, to, boot), no boot last. */
+static int row_cmp(const struct graph_edge *a, const struct graph_edge *b)
 {
-	size_t i;
-	uint32_t k, sum = 0, c;
-
-	memset(count, 0, (nr_nodes + 1) * sizeof(*count));
-	for (i = 0; i < nr; i++)
-		count[by_from ? src[i].from : src[i].to]++;
-	for (k = 0; k <= nr_nodes; k++) {
-		c = count[k];
-		count[k] = sum;
-		sum += c;
-	}
-	for (i = 0; i < nr; i++)
-		dst[count[by_from ? src[i].from : src[i].to]++] = src[i];
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	if (a->to != b->to)
+		return a->to < b->to ? -1 : 1;
+	return (a->boots > b->boots) - (a->boots < b->boots);
 }
 
-static void merge_into(struct graph_edge *a, struct graph_edge *b)
+static int row_qsort_cmp(const void *a, const void *b)
 {
-	a->boots |= b->boots;
+	return row_cmp(a, b);
+}
+
+static bool rows_sorted(const struct graph *g)
+{
+	size_t i;
+
+	for (i = 1; i < g->nr_edges; i++)
+		if (row_cmp(&g->edges[i - 1], &g->edges[i]) > 0)
+			return false;
+	return true;
+}
+
+/*
+ * Sort the rows in place: a counting sort by from that swaps each row
+ * into its node's bucket (no second array of edges), then each bucket,
+ * a node's out-edges, by (to, boot). @next: nr_nodes + 1 scratch.
+ */
+static void sort_rows(struct graph *g, uint32_t *next)
+{
+	struct graph_edge *e = g->edges, tmp;
+	size_t n = g->nr_nodes, i;
+	uint32_t *end = xmalloc((n + 1) * sizeof(*end));
+	uint32_t k, sum = 0, c, dst, start;
+
+	memset(next, 0, (n + 1) * sizeof(*next));
+	for (i = 0; i < g->nr_edges; i++)
+		next[e[i].from]++;
+	for (k = 0; k < n; k++) {
+		c = next[k];
+		next[k] = sum;
+		sum += c;
+		end[k] = sum;
+	}
+	/* next[k]: the first row of bucket k not known to belong there */
+	for (k = 0; k < n; k++)
+		while (next[k] < end[k]) {
+			c = e[next[k]].from;
+			if (c == k) {
+				next[k]++;
+				continue;
+			}
+			dst = next[c]++;
+			tmp = e[dst];
+			e[dst] = e[next[k]];
+			e[next[k]] = tmp;
+		}
+	for (k = 0, start = 0; k < n; start = end[k++])
+		if (end[k] - start > 1)
+			qsort(e + start, end[k] - start, sizeof(*e),
+			      row_qsort_cmp);
+	free(end);
+}
+
+static void merge_into(struct graph_edge *a, const struct graph_edge *b)
+{
 	if (b->dep_bits >= 0)
 		a->dep_bits = a->dep_bits < 0 ? b->dep_bits :
 			      a->dep_bits | b->dep_bits;
@@ -185,31 +240,41 @@ static void merge_into(struct graph_edge *a, struct graph_edge *b)
 	if (!a->site && b->site) {
 		a->site = b->site;
 		a->site_boot = b->site_boot;
-	} else {
-		free(b->site);
 	}
-	b->site = NULL;
 }
 
 void graph_finish(struct graph *g)
 {
-	struct graph_edge *tmp;
-	uint32_t *count;
-	size_t i, nr = 0, n = g->nr_nodes;
+	uint32_t *count, *pool, boot;
+	size_t i, nr = 0, nr_pool = 0, n = g->nr_nodes;
 
-	tmp = xmalloc((g->nr_edges ? g->nr_edges : 1) * sizeof(*tmp));
 	count = xmalloc((n + 1) * sizeof(*count));
-	count_sort(g->edges, tmp, g->nr_edges, count, n, false);
-	count_sort(tmp, g->edges, g->nr_edges, count, n, true);
-	free(tmp);
+	if (!rows_sorted(g))
+		sort_rows(g, count);
+	/* one boot list entry per row at most */
+	pool = xmalloc((g->nr_edges ? g->nr_edges : 1) * sizeof(*pool));
 	for (i = 0; i < g->nr_edges; i++) {
+		boot = g->edges[i].boots;
 		if (nr && g->edges[nr - 1].from == g->edges[i].from &&
-		    g->edges[nr - 1].to == g->edges[i].to)
+		    g->edges[nr - 1].to == g->edges[i].to) {
 			merge_into(&g->edges[nr - 1], &g->edges[i]);
-		else
-			g->edges[nr++] = g->edges[i];
+		} else {
+			g->edges[nr] = g->edges[i];
+			g->edges[nr].boots = (uint32_t)nr_pool;
+			g->edges[nr].nr_boots = 0;
+			nr++;
+		}
+		/* rows are in boot order: a repeat is the previous entry */
+		if (boot != UINT32_MAX && (!g->edges[nr - 1].nr_boots ||
+					   pool[nr_pool - 1] != boot)) {
+			pool[nr_pool++] = boot;
+			g->edges[nr - 1].nr_boots++;
+		}
 	}
 	g->nr_edges = nr;
+	g->alloc_edges = nr ? nr : 1;
+	g->edges = xrealloc(g->edges, g->alloc_edges * sizeof(*g->edges));
+	g->edge_boots = xrealloc(pool, (nr_pool ? nr_pool : 1) * sizeof(*pool));
 
 	g->out = xcalloc(n + 1, sizeof(*g->out));
 	g->in = xcalloc(n + 1, sizeof(*g->in));
@@ -227,6 +292,24 @@ void graph_finish(struct graph *g)
 		g->in_edge[count[g->edges[i].to]++] = (uint32_t)i;
 	free(count);
 	g->finished = true;
+}
+
+bool graph_edge_has_boot(const struct graph *g, const struct graph_edge *e,
+			 uint32_t boot)
+{
+	const uint32_t *b = graph_edge_boots(g, e);
+	uint32_t lo = 0, hi = e->nr_boots, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (b[mid] == boot)
+			return true;
+		if (b[mid] < boot)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
 }
 
 uint32_t graph_find_edge(const struct graph *g, uint32_t from, uint32_t to)

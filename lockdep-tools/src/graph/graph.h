@@ -13,14 +13,17 @@
  *      nodes are merged by their merge key (the class identity across
  *      boots where the store has one, else the printed name).
  *  (2) edges[] is sorted by (from, to) with no duplicate pair: the same
- *      dependency seen in several boots is one edge whose boots mask
- *      has a bit per boot. out[n] .. out[n + 1] are node n's out-edges;
- *      in_edge[in[n]] .. in_edge[in[n + 1] - 1] the indices of its
- *      in-edges.
- *  (3) Every mask bit is an index into boots[], below nr_boots <=
- *      GRAPH_MAX_BOOTS.
- *  (4) Building is linear in nodes + edges (counting sorts, hashing):
- *      a million edges must load, sort and merge in well under a second.
+ *      dependency seen in several boots is one edge whose boot list
+ *      (graph_edge_boots()) holds each of those boots once, ascending.
+ *      out[n] .. out[n + 1] are node n's out-edges; in_edge[in[n]] ..
+ *      in_edge[in[n + 1] - 1] the indices of its in-edges.
+ *  (3) Every boot in a boot list is an index into boots[], below
+ *      nr_boots; there is no limit on the number of boots (a fleet's
+ *      union of a thousand boots is one graph).
+ *  (4) Building is linear in nodes + edges (hashing, an in-place
+ *      counting sort, none at all when the rows came sorted): a million
+ *      edges must load, sort and merge in well under a second. An edge
+ *      is 32 bytes; a site is stored once however many edges share it.
  */
 #ifndef GRAPH_GRAPH_H
 #define GRAPH_GRAPH_H
@@ -29,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GRAPH_MAX_BOOTS 64
+#include "util/strset.h"
 
 /*
  * The kernel's dependency bits (lock_list::dep, kernel/locking/lockdep.c):
@@ -51,42 +54,50 @@ struct graph_boot {
 struct graph_node {
 	char *name;		/* as printed: class[#version][/subclass] */
 	unsigned int usage_bits;	/* LDR_USAGE_*, OR of every boot's */
-	uint64_t boots;		/* the boots that have the class */
+	uint32_t nr_boots;	/* the boots that have the class */
+	int32_t last_boot;	/* while building: the last one counted */
 };
 
 struct graph_edge {
 	uint32_t from, to;	/* node indices: from was held, to taken */
-	int dep_bits;		/* OR of graph_dep_bit, -1 if unknown */
-	int distance;		/* smallest, -1 if unknown */
-	uint64_t boots;		/* the boots that saw it */
-	char *site;		/* where to was taken (a trace), or NULL */
-	int site_boot;		/* the boot index site came from, or -1 */
+	const char *site;	/* where to was taken (a trace), or NULL;
+				 * owned by the graph, one copy per site */
+	uint32_t boots;		/* offset of its boot list in edge_boots[]
+				 * (while building: the one boot, or
+				 * UINT32_MAX for none) */
+	uint32_t nr_boots;	/* the boots that saw it */
+	int32_t site_boot;	/* the boot index site came from, or -1 */
+	int16_t distance;	/* smallest, -1 if unknown */
+	int8_t dep_bits;	/* OR of graph_dep_bit, -1 if unknown */
 };
 
 struct graph_map;
 
 struct graph {
-	struct graph_boot boots[GRAPH_MAX_BOOTS];
-	size_t nr_boots;
+	struct graph_boot *boots;
+	size_t nr_boots, alloc_boots;
 	struct graph_node *nodes;
 	size_t nr_nodes, alloc_nodes;
 	struct graph_edge *edges;
 	size_t nr_edges, alloc_edges;
+	uint32_t *edge_boots;	/* the edges' boot lists, back to back */
 	uint32_t *out;		/* nr_nodes + 1 offsets into edges[] */
 	uint32_t *in;		/* nr_nodes + 1 offsets into in_edge[] */
 	uint32_t *in_edge;	/* edge indices grouped by to */
 	struct graph_map *map;	/* merge key -> node, while building */
+	struct strset sites;	/* the distinct sites */
 	bool finished;
 };
 
 struct graph *graph_new(void);
 void graph_free(struct graph *g);
 
-/* Add a boot; its index (for the masks), or -1 past GRAPH_MAX_BOOTS. */
+/* Add a boot; its index (the boot lists' entries). */
 int graph_add_boot(struct graph *g, int64_t id, const char *label);
 /*
  * The node of merge key @key (NULL: @name), created if new, with @boot
- * and @usage_bits added to it.
+ * and @usage_bits added to it. The classes of one boot come one after
+ * the other (nr_boots counts the changes of boot).
  */
 uint32_t graph_add_node(struct graph *g, const char *key, const char *name,
 			unsigned int usage_bits, int boot);
@@ -95,6 +106,17 @@ void graph_add_edge(struct graph *g, uint32_t from, uint32_t to, int boot,
 		    int dep_bits, int distance, const char *site);
 /* Sort and merge the edges and build the adjacency (invariant 2). */
 void graph_finish(struct graph *g);
+
+/* The boot list of edge @e of a finished graph: e->nr_boots entries. */
+static inline const uint32_t *graph_edge_boots(const struct graph *g,
+					       const struct graph_edge *e)
+{
+	return g->edge_boots + e->boots;
+}
+
+/* Did boot index @boot see edge @e (finished graphs; binary search)? */
+bool graph_edge_has_boot(const struct graph *g, const struct graph_edge *e,
+			 uint32_t boot);
 
 /* The edge from -> to, or UINT32_MAX (finished graphs; binary search). */
 uint32_t graph_find_edge(const struct graph *g, uint32_t from, uint32_t to);

@@ -213,8 +213,6 @@ static int pick_boots(struct store *st, const struct graph_opts *o,
 	}
 	if (!ret && !sel->nr)
 		ret = error("no boot named in '%s'", o->boots_arg);
-	if (!ret && sel->nr > GRAPH_MAX_BOOTS)
-		ret = error("too many boots: at most %d", GRAPH_MAX_BOOTS);
 	free(list);
 	boot_list_release(&all);
 	return ret;

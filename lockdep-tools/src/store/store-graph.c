@@ -5,10 +5,12 @@
  * per table whatever the number of boots.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "store/store-graph.h"
 #include "store/store-int.h"
 #include "util/strbuf.h"
+#include "util/strset.h"
 #include "util/xalloc.h"
 
 /* @fmt with each "%s" replaced by the IN list of @boots */
@@ -69,14 +71,10 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, ret = 0;
 
-	/* the identities shared by classes of a boot, grouped on the index */
-	s = prepare_in(st, "SELECT c.id, c.boot_id, c.name, c.key, c.identity,"
-		       " c.usage_bits, coalesce(d.n, 1) FROM classes c"
-		       " LEFT JOIN (SELECT boot_id AS b, identity AS i,"
-		       " count(*) AS n FROM classes WHERE boot_id IN %s"
-		       " GROUP BY boot_id, identity HAVING count(*) > 1) d"
-		       " ON d.b = c.boot_id AND d.i = c.identity"
-		       " WHERE c.boot_id IN %s", boots, nr);
+	/* a scan in row order beats the index on boot_id for most boots */
+	s = prepare_in(st, "SELECT id, boot_id, name, key, identity, usage_bits"
+		       " FROM classes NOT INDEXED WHERE boot_id IN %s",
+		       boots, nr);
 	if (!s)
 		return -1;
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -86,7 +84,6 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 		c.key = col_text(s, 3);
 		c.identity = col_text(s, 4);
 		c.usage_bits = (unsigned int)sqlite3_column_int64(s, 5);
-		c.identity_classes = (unsigned long)sqlite3_column_int64(s, 6);
 		if (!c.name)
 			c.name = "";
 		ret = fn(&c, data);
@@ -94,22 +91,139 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 	return finish(st, s, rc, ret);
 }
 
+int store_graph_shared_identities(struct store *st, const int64_t *boots,
+				  size_t nr,
+				  int (*fn)(int64_t boot_id, const char *identity,
+					    void *data),
+				  void *data)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, ret = 0;
+
+	/*
+	 * Two classes of one identity in a boot differ in their printed
+	 * names, so one of them has a name that is not its identity: look
+	 * only at the identities of those (a few per boot).
+	 */
+	s = prepare_in(st, "WITH v AS (SELECT DISTINCT boot_id AS b,"
+		       " identity AS i FROM classes NOT INDEXED"
+		       " WHERE boot_id IN %s AND name <> identity)"
+		       " SELECT c.boot_id, c.identity FROM v JOIN classes c"
+		       " ON c.identity = v.i AND c.boot_id = v.b"
+		       " GROUP BY c.boot_id, c.identity HAVING count(*) > 1",
+		       boots, nr);
+	if (!s)
+		return -1;
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		ret = fn(sqlite3_column_int64(s, 0), col_text(s, 1), data);
+	return finish(st, s, rc, ret);
+}
+
+/*
+ * The sites of the boots' traces, by (boot, trace id): a few thousand
+ * per boot, read once, so that the million dependencies need no join.
+ */
+struct trace_map {
+	int64_t *keys;		/* boot, id pairs; boot 0 for empty */
+	uint32_t *sites;	/* into @strs */
+	struct strset strs;
+	size_t nr, cap;		/* cap: a power of two */
+};
+
+static size_t trace_slot(const struct trace_map *m, int64_t boot, int64_t id)
+{
+	size_t i = ((uint64_t)boot * 0x9e3779b97f4a7c15ull ^
+		    (uint64_t)id * 0xc2b2ae3d27d4eb4full) & (m->cap - 1);
+
+	while (m->keys[2 * i] &&
+	       (m->keys[2 * i] != boot || m->keys[2 * i + 1] != id))
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static void trace_put(struct trace_map *m, int64_t boot, int64_t id,
+		      const char *site)
+{
+	int64_t *keys = m->keys;
+	uint32_t *sites = m->sites;
+	size_t i, k, old_cap = m->cap;
+
+	if ((m->nr + 1) * 2 > m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 1024;
+		m->keys = xcalloc(2 * m->cap, sizeof(*m->keys));
+		m->sites = xmalloc(m->cap * sizeof(*m->sites));
+		for (i = 0; i < old_cap; i++)
+			if (keys[2 * i]) {
+				k = trace_slot(m, keys[2 * i], keys[2 * i + 1]);
+				m->keys[2 * k] = keys[2 * i];
+				m->keys[2 * k + 1] = keys[2 * i + 1];
+				m->sites[k] = sites[i];
+			}
+		free(keys);
+		free(sites);
+	}
+	i = trace_slot(m, boot, id);
+	if (!m->keys[2 * i])
+		m->nr++;
+	m->keys[2 * i] = boot;
+	m->keys[2 * i + 1] = id;
+	m->sites[i] = strset_add(&m->strs, site);
+}
+
+static const char *trace_get(const struct trace_map *m, int64_t boot,
+			     int64_t id)
+{
+	size_t i;
+
+	if (!m->nr)
+		return NULL;
+	i = trace_slot(m, boot, id);
+	return m->keys[2 * i] ? strset_str(&m->strs, m->sites[i]) : NULL;
+}
+
+static void trace_map_release(struct trace_map *m)
+{
+	free(m->keys);
+	free(m->sites);
+	strset_release(&m->strs);
+}
+
+static int load_traces(struct store *st, const int64_t *boots, size_t nr,
+		       struct trace_map *m)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = prepare_in(st, "SELECT boot_id, id, site FROM traces"
+		       " WHERE boot_id IN %s AND site IS NOT NULL", boots, nr);
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		trace_put(m, sqlite3_column_int64(s, 0),
+			  sqlite3_column_int64(s, 1), col_text(s, 2));
+	return finish(st, s, rc, 0);
+}
+
 int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 		     int (*fn)(const struct store_graph_dep *d, void *data),
 		     void *data)
 {
+	struct trace_map traces = { 0 };
 	struct store_graph_dep d;
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, ret = 0;
 
-	/* the site of the dependency's trace in the graph export */
-	s = prepare_in(st, "SELECT d.boot_id, d.from_class, d.to_class,"
-		       " d.dep_bits, d.distance, coalesce(d.trace, t.site)"
-		       " FROM dependencies d LEFT JOIN traces t"
-		       " ON t.boot_id = d.boot_id AND t.id = d.trace_id"
-		       " WHERE d.boot_id IN %s", boots, nr);
-	if (!s)
+	if (load_traces(st, boots, nr, &traces)) {
+		trace_map_release(&traces);
 		return -1;
+	}
+	s = prepare_in(st, "SELECT boot_id, from_class, to_class, dep_bits,"
+		       " distance, trace, trace_id FROM dependencies"
+		       " WHERE boot_id IN %s", boots, nr);
+	if (!s) {
+		trace_map_release(&traces);
+		return -1;
+	}
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		d.boot_id = sqlite3_column_int64(s, 0);
 		d.from = sqlite3_column_int64(s, 1);
@@ -117,8 +231,12 @@ int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 		d.dep_bits = col_int(s, 3);
 		d.distance = col_int(s, 4);
 		d.trace = col_text(s, 5);
+		if (!d.trace && sqlite3_column_type(s, 6) != SQLITE_NULL)
+			d.trace = trace_get(&traces, d.boot_id,
+					    sqlite3_column_int64(s, 6));
 		ret = fn(&d, data);
 	}
+	trace_map_release(&traces);
 	return finish(st, s, rc, ret);
 }
 

@@ -19,7 +19,6 @@ struct store_graph_class {
 	const char *name;	/* as printed, with #version and /subclass */
 	const char *key;	/* hashed key as printed, or NULL */
 	const char *identity;	/* identity across boots, or NULL */
-	unsigned long identity_classes;	/* classes of that identity in the boot */
 	unsigned int usage_bits;	/* LDR_USAGE_* of parse/report.h */
 };
 
@@ -41,6 +40,16 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 		     int (*fn)(const struct store_graph_dep *d, void *data),
 		     void *data);
+
+/*
+ * Call @fn with each (boot, identity) of the @nr boots that more than one
+ * class of that boot has (the i_lock_key#2, #3 of two file systems).
+ */
+int store_graph_shared_identities(struct store *st, const int64_t *boots,
+				  size_t nr,
+				  int (*fn)(int64_t boot_id, const char *identity,
+					    void *data),
+				  void *data);
 
 /*
  * The boot of report @report_id to *@boot_id and its label (NULL if none;

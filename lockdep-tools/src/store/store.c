@@ -300,8 +300,10 @@ struct store *store_open(const char *path, unsigned int flags)
 
 	st->path = xstrdup(path);
 	st->read_only = flags & STORE_READ_ONLY;
-	oflags = st->read_only ? SQLITE_OPEN_READONLY :
-		 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	/* one connection per thread: no mutex around every column read */
+	oflags = (st->read_only ? SQLITE_OPEN_READONLY :
+		  SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+		 SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(path, &st->db, oflags, NULL) != SQLITE_OK) {
 		store_fail(st, "unable to open database");
 		store_close(st);

@@ -71,10 +71,12 @@ static void test_merge_across_boots(void **state)
 	assert_int_equal(g->nr_edges, 2);
 	assert_string_equal(g->nodes[a].name, "A#2");
 	assert_int_equal(g->nodes[a].usage_bits, HARD_SAFE | HARD_UNSAFE);
-	assert_int_equal(g->nodes[a].boots, 3);
+	assert_int_equal(g->nodes[a].nr_boots, 2);
 	e = graph_find_edge(g, a, b);
 	assert_int_not_equal(e, UINT32_MAX);
-	assert_int_equal(g->edges[e].boots, 3);
+	assert_int_equal(g->edges[e].nr_boots, 2);
+	assert_true(graph_edge_has_boot(g, &g->edges[e], 0));
+	assert_true(graph_edge_has_boot(g, &g->edges[e], 1));
 	assert_int_equal(g->edges[e].dep_bits, GRAPH_DEP_EN | GRAPH_DEP_SR);
 	assert_int_equal(g->edges[e].distance, 1);
 	assert_string_equal(g->edges[e].site, "site-ab");

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A map from 64-bit row ids to 32-bit values (a class's row id to its
+ * graph node): add every pair, build once, then look up. Row ids of one
+ * table are dense, so the usual index is a plain array from the smallest
+ * id; sparse ids get a hash table instead. Lookups of ids never added
+ * give UINT32_MAX.
+ */
+#ifndef UTIL_IDMAP_H
+#define UTIL_IDMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct idmap_pair {
+	int64_t id;
+	uint32_t value;
+};
+
+struct idmap {
+	struct idmap_pair *pairs;	/* as added */
+	size_t nr, alloc;
+	int64_t base;
+	uint32_t *dense;	/* [id - base] */
+	size_t nr_dense;
+	int64_t *ids;		/* else a hash: INT64_MIN for empty */
+	uint32_t *values;
+	size_t cap;		/* a power of two */
+};
+
+#define IDMAP_INIT { 0 }
+
+void idmap_add(struct idmap *m, int64_t id, uint32_t value);
+/* Index the pairs added so far (before the first idmap_get()). */
+void idmap_build(struct idmap *m);
+uint32_t idmap_get(const struct idmap *m, int64_t id);
+/* Empty it for another round of adds, keeping the memory of the pairs. */
+void idmap_reset(struct idmap *m);
+void idmap_release(struct idmap *m);
+
+#endif
