@@ -445,11 +445,23 @@ static const char migration_4[] =
 	"JOIN classes t ON t.id = d.to_class\n"
 	"LEFT JOIN traces tr ON tr.boot_id = d.boot_id AND tr.id = d.trace_id;\n";
 
+/*
+ * Version 5: a boot's identity that survives a copy into another
+ * database (lockdep-merge(1)): 32 random hex digits, given to every boot
+ * when it is stored and to the boots stored before. A merge skips the
+ * boots whose uuid the database already holds.
+ */
+static const char migration_5[] =
+	"ALTER TABLE boots ADD COLUMN uuid TEXT;\n"
+	"UPDATE boots SET uuid = lower(hex(randomblob(16)));\n"
+	"CREATE UNIQUE INDEX boots_uuid ON boots(uuid);\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
 	migration_3,
 	migration_4,
+	migration_5,
 };
 
 const int store_nr_migrations =

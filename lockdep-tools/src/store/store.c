@@ -48,8 +48,8 @@
 
 static const char *const stmt_sql[ST_NR] = {
 	[ST_BOOT_INSERT] =
-		"INSERT INTO boots (label, collected_at, source, source_path)"
-		" VALUES (?, ?, ?, ?)",
+		"INSERT INTO boots (label, collected_at, source, source_path,"
+		" uuid) VALUES (?, ?, ?, ?, lower(hex(randomblob(16))))",
 	[ST_FILE_INSERT] =
 		"INSERT INTO files (boot_id, path, status, bytes, reason, content)"
 		" VALUES (?, ?, ?, ?, ?, ?)",
@@ -240,9 +240,17 @@ int store_user_version(struct store *st)
 static int store_migrate_one(struct store *st, int from)
 {
 	char bump[64];
+	int v;
 
 	if (store_exec(st, "BEGIN IMMEDIATE", "lock"))
 		return -1;
+	/* another process may have migrated it since we looked (two
+	 * collectors creating one database): look again under the lock */
+	v = store_user_version(st);
+	if (v < 0 || v > from) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return v < 0 ? -1 : 0;
+	}
 	snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", from + 1);
 	if (store_exec(st, store_migrations[from], "migrate the schema of") ||
 	    store_exec(st, bump, "migrate the schema of") ||

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockdep-merge: copy the boots of other lockdep databases into one
+ * (lockdep-merge(1)), for a fleet of boots collected in parallel, each
+ * into its own database. The store does the work (store-merge.h); this
+ * is the command line and the one line per source.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "store/store-merge.h"
+#include "util/cli.h"
+#include "util/error.h"
+
+static const char usage_line[] =
+	"usage: lockdep-merge --db=FILE [-q | --quiet] SOURCE.db...\n";
+
+static void print_help(void)
+{
+	fputs(usage_line, stdout);
+	fputs("\n"
+	      "Copy every boot of each SOURCE database into --db (created if\n"
+	      "needed), keeping each boot's identity (its uuid): a boot the\n"
+	      "database already has is skipped, so merging twice adds nothing.\n"
+	      "Each SOURCE is one transaction: all of its new boots or, if it\n"
+	      "is damaged or unreadable, none; the next SOURCE is still merged.\n"
+	      "Collectors may write --db at the same time: each waits for the\n"
+	      "other's transaction.\n"
+	      "\n"
+	      "      --db=FILE   the database to merge into\n"
+	      "  -q, --quiet     no line per source\n"
+	      "  -h, --help      show this help\n"
+	      "\n"
+	      "Prints per source: \"SOURCE: N boots, M added\".\n"
+	      "Exit status: 0 every source merged, 2 a source (named on\n"
+	      "standard error) or the database failed, 64 usage error.\n",
+	      stdout);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'D' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct store_merge_result r;
+	const char *db = NULL;
+	struct store *st;
+	bool quiet = false;
+	int c, i, ret = EXIT_OK;
+
+	cli_init(argv[0], usage_line);
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'D':
+			db = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			print_help();
+			return cli_help_done();
+		default:
+			return cli_usage();
+		}
+	}
+	if (!db)
+		return cli_usage_error("--db is required");
+	if (optind == argc)
+		return cli_usage_error("no source database to merge");
+	st = store_open(db, 0);
+	if (!st)
+		return EXIT_FATAL;
+	for (i = optind; i < argc; i++) {
+		if (store_merge(st, argv[i], &r)) {
+			ret = EXIT_FATAL;
+			continue;
+		}
+		if (!quiet)
+			printf("%s: %zu boot%s, %zu added\n", argv[i], r.boots,
+			       r.boots == 1 ? "" : "s", r.added);
+	}
+	store_close(st);
+	return cli_exit(ret);
+}

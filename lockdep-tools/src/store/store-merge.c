@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The merge of another database's boots (store-merge.h): ATTACH it, then
+ * one INSERT ... SELECT per table with each id column shifted by its
+ * table's offset; boots already present are copied with the rest and
+ * deleted again before the commit (ON DELETE CASCADE), which keeps every
+ * table's copy one plain statement.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store/schema.h"
+#include "store/store-int.h"
+#include "store/store-merge.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* A table whose INTEGER PRIMARY KEY is renumbered, and by how much. */
+struct renumbered {
+	char *table, *column;
+	long long offset;
+};
+
+struct merge {
+	struct store *st;
+	const char *path;
+	struct renumbered *ren;
+	size_t nr_ren, alloc_ren;
+};
+
+static int merge_fail(struct merge *m, const char *what)
+{
+	return error("unable to merge '%s' into '%s': %s: %s", m->path,
+		     store_path(m->st), what, sqlite3_errmsg(m->st->db));
+}
+
+static int exec(struct merge *m, const char *sql, const char *what)
+{
+	if (sqlite3_exec(m->st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return merge_fail(m, what);
+	return 0;
+}
+
+/* One integer from @sql (no parameters); -1 after an error. */
+static int query_ll(struct merge *m, const char *sql, long long *v)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(m->st->db, sql, -1, &s, NULL))
+		return merge_fail(m, "unable to read");
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return merge_fail(m, "unable to read");
+	return 0;
+}
+
+/* Tables with a rowid alias: shift the source's ids past ours. */
+static int find_renumbered(struct merge *m)
+{
+	struct strbuf sql = STRBUF_INIT;
+	struct renumbered *r;
+	sqlite3_stmt *s;
+	long long hi, lo;
+	size_t i;
+	int rc, ret = 0;
+
+	if (sqlite3_prepare_v2(m->st->db,
+			       "SELECT t.name, c.name FROM main.sqlite_schema t,"
+			       " pragma_table_info(t.name, 'main') c"
+			       " WHERE t.type = 'table' AND t.name NOT LIKE 'sqlite_%'"
+			       " AND c.pk = 1 AND upper(c.type) = 'INTEGER'"
+			       " AND t.sql NOT LIKE '%WITHOUT ROWID%'"
+			       " AND (SELECT count(*) FROM pragma_table_info(t.name, 'main')"
+			       " WHERE pk > 0) = 1",
+			       -1, &s, NULL))
+		return merge_fail(m, "unable to read the schema");
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(m->ren, m->nr_ren + 1, m->alloc_ren);
+		r = &m->ren[m->nr_ren++];
+		r->table = xstrdup((const char *)sqlite3_column_text(s, 0));
+		r->column = xstrdup((const char *)sqlite3_column_text(s, 1));
+		r->offset = 0;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return merge_fail(m, "unable to read the schema");
+	for (i = 0; i < m->nr_ren && !ret; i++) {
+		r = &m->ren[i];
+		strbuf_reset(&sql);
+		strbuf_addf(&sql, "SELECT coalesce(max(\"%s\"), 0) FROM main.\"%s\"",
+			    r->column, r->table);
+		ret = query_ll(m, sql.buf, &hi);
+		strbuf_reset(&sql);
+		strbuf_addf(&sql, "SELECT coalesce(min(\"%s\"), 1) FROM src.\"%s\"",
+			    r->column, r->table);
+		if (!ret)
+			ret = query_ll(m, sql.buf, &lo);
+		r->offset = hi - lo + 1;
+	}
+	strbuf_release(&sql);
+	return ret;
+}
+
+static const struct renumbered *renumbered(const struct merge *m,
+					   const char *table,
+					   const char *column)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_ren; i++)
+		if (!strcmp(m->ren[i].table, table) &&
+		    !strcmp(m->ren[i].column, column))
+			return &m->ren[i];
+	return NULL;
+}
+
+/*
+ * The offset of @table.@column: its table's if it is a renumbered key,
+ * else that of the column its foreign key refers to (followed through
+ * composite keys: trace_frames.boot_id -> traces.boot_id -> boots.id).
+ */
+static int column_offset(struct merge *m, const char *table,
+			 const char *column, int depth, long long *off)
+{
+	const struct renumbered *r = renumbered(m, table, column);
+	sqlite3_stmt *s;
+	char *parent = NULL, *to = NULL;
+	int rc, ret = 0;
+
+	*off = 0;
+	if (r) {
+		*off = r->offset;
+		return 0;
+	}
+	if (depth > 8)
+		return 0;
+	if (sqlite3_prepare_v2(m->st->db,
+			       "SELECT \"table\", \"to\" FROM pragma_foreign_key_list(?1, 'main')"
+			       " WHERE \"from\" = ?2", -1, &s, NULL))
+		return merge_fail(m, "unable to read the schema");
+	sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, column, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		parent = xstrdup((const char *)sqlite3_column_text(s, 0));
+		/* a NULL "to": the parent's primary key */
+		to = sqlite3_column_type(s, 1) == SQLITE_NULL ? NULL :
+		     xstrdup((const char *)sqlite3_column_text(s, 1));
+	} else if (rc != SQLITE_DONE) {
+		ret = merge_fail(m, "unable to read the schema");
+	}
+	sqlite3_finalize(s);
+	if (parent)
+		ret = column_offset(m, parent, to ? to : "id", depth + 1, off);
+	free(parent);
+	free(to);
+	return ret;
+}
+
+/* INSERT INTO main.T SELECT (each column shifted) FROM src.T */
+static int copy_table(struct merge *m, const char *table)
+{
+	struct strbuf cols = STRBUF_INIT, sel = STRBUF_INIT, sql = STRBUF_INIT;
+	sqlite3_stmt *s;
+	long long off;
+	const char *c;
+	int rc, ret = 0;
+
+	if (sqlite3_prepare_v2(m->st->db,
+			       "SELECT name FROM pragma_table_info(?1, 'main')"
+			       " ORDER BY cid", -1, &s, NULL))
+		return merge_fail(m, "unable to read the schema");
+	sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		c = (const char *)sqlite3_column_text(s, 0);
+		ret = column_offset(m, table, c, 0, &off);
+		strbuf_addf(&cols, "%s\"%s\"", cols.len ? ", " : "", c);
+		if (sel.len)
+			strbuf_addstr(&sel, ", ");
+		if (!strcmp(table, "boots") && !strcmp(c, "uuid"))
+			/* a copy of a boot we hold: deleted before the commit */
+			strbuf_addstr(&sel, "iif(id IN (SELECT id FROM temp.merge_dup),"
+				      " NULL, uuid)");
+		else if (off)
+			strbuf_addf(&sel, "\"%s\" + %lld", c, off);
+		else
+			strbuf_addf(&sel, "\"%s\"", c);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = merge_fail(m, "unable to read the schema");
+	sqlite3_finalize(s);
+	if (!ret) {
+		strbuf_addf(&sql, "INSERT INTO main.\"%s\" (%s) SELECT %s FROM src.\"%s\"",
+			    table, cols.buf, sel.buf, table);
+		if (sqlite3_exec(m->st->db, sql.buf, NULL, NULL, NULL) != SQLITE_OK) {
+			strbuf_reset(&cols);
+			strbuf_addf(&cols, "unable to copy table %s", table);
+			ret = merge_fail(m, cols.buf);
+		}
+	}
+	strbuf_release(&cols);
+	strbuf_release(&sel);
+	strbuf_release(&sql);
+	return ret;
+}
+
+static int copy_tables(struct merge *m)
+{
+	sqlite3_stmt *s;
+	char **tables = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int rc, ret = 0;
+
+	if (sqlite3_prepare_v2(m->st->db,
+			       "SELECT name FROM main.sqlite_schema WHERE type = 'table'"
+			       " AND name NOT LIKE 'sqlite_%' ORDER BY name = 'boots' DESC, name",
+			       -1, &s, NULL))
+		return merge_fail(m, "unable to read the schema");
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(tables, nr + 1, alloc);
+		tables[nr++] = xstrdup((const char *)sqlite3_column_text(s, 0));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		ret = merge_fail(m, "unable to read the schema");
+	for (i = 0; i < nr; i++) {
+		if (!ret)
+			ret = copy_table(m, tables[i]);
+		free(tables[i]);
+	}
+	free(tables);
+	return ret;
+}
+
+static int merge_locked(struct merge *m, struct store_merge_result *r)
+{
+	struct strbuf sql = STRBUF_INIT;
+	const struct renumbered *b;
+	long long v;
+	int ret;
+
+	if (exec(m, "CREATE TEMP TABLE merge_dup AS SELECT id FROM src.boots"
+		 " WHERE uuid IN (SELECT uuid FROM main.boots)", "unable to read") ||
+	    query_ll(m, "SELECT count(*) FROM src.boots", &v))
+		return -1;
+	r->boots = (size_t)v;
+	if (query_ll(m, "SELECT count(*) FROM temp.merge_dup", &v))
+		return -1;
+	r->added = r->boots - (size_t)v;
+	if (!r->added)
+		return 0;	/* every boot is here: nothing to copy */
+	if (find_renumbered(m) || copy_tables(m))
+		return -1;
+	b = renumbered(m, "boots", "id");
+	if (!b)
+		return error("'%s': no boots table", store_path(m->st));
+	strbuf_addf(&sql, "DELETE FROM main.boots WHERE id IN"
+		    " (SELECT id + %lld FROM temp.merge_dup)", b->offset);
+	/* a row naming a row the source lacks fails the COMMIT (deferred) */
+	ret = exec(m, sql.buf, "unable to drop the boots already held");
+	strbuf_release(&sql);
+	return ret;
+}
+
+int store_merge(struct store *st, const char *path,
+		struct store_merge_result *r)
+{
+	struct merge m = { .st = st, .path = path };
+	struct stat sb;
+	struct store *src;
+	sqlite3_stmt *s;
+	long long v;
+	size_t i;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (st->boot_id || st->read_only)
+		return error("unable to merge into '%s': %s", store_path(st),
+			     st->read_only ? "opened read-only" : "a boot is open");
+	/* ATTACH would create a missing file: say so instead */
+	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
+		return error("unable to merge '%s': not a database file", path);
+	/* a database of this schema version, or a clear error */
+	src = store_open(path, STORE_READ_ONLY);
+	if (!src)
+		return -1;
+	store_close(src);
+
+	if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ?1 AS src", -1, &s, NULL))
+		return merge_fail(&m, "unable to attach");
+	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
+	ret = sqlite3_step(s) == SQLITE_DONE ? 0 : merge_fail(&m, "unable to attach");
+	sqlite3_finalize(s);
+	if (ret)
+		return -1;
+	ret = query_ll(&m, "PRAGMA src.user_version", &v);
+	if (!ret && v != store_nr_migrations)
+		ret = error("unable to merge '%s': schema version %lld changed under us",
+			    path, v);
+	if (!ret)
+		ret = exec(&m, "BEGIN IMMEDIATE", "unable to lock");
+	if (!ret) {
+		/* the copy inserts children before their parents' checks */
+		ret = exec(&m, "PRAGMA defer_foreign_keys = ON", "unable to configure");
+		if (!ret)
+			ret = merge_locked(&m, r);
+		sqlite3_exec(st->db, "DROP TABLE IF EXISTS temp.merge_dup", NULL, NULL, NULL);
+		if (!ret)
+			ret = exec(&m, "COMMIT", "unable to commit");
+		if (ret)
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	sqlite3_exec(st->db, "DETACH DATABASE src", NULL, NULL, NULL);
+	for (i = 0; i < m.nr_ren; i++) {
+		free(m.ren[i].table);
+		free(m.ren[i].column);
+	}
+	free(m.ren);
+	if (ret)
+		memset(r, 0, sizeof(*r));
+	return ret ? -1 : 0;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copying the boots of another lockdep database into this one
+ * (lockdep-merge(1)): a fleet of boots collected in parallel, each into
+ * its own file, becomes one database for lockdep-graph --boots all and
+ * lockdep-diff against many baseline boots.
+ *
+ * Guarantees:
+ *  (1) A boot is known by its uuid (boots.uuid, lockdep-db(5)), which the
+ *      copy keeps: a boot the database already holds is not copied again,
+ *      so merging a file twice adds nothing.
+ *  (2) Each source file is one write transaction: all of its new boots,
+ *      or (after an error, a damaged file) none of them.
+ *  (3) The transaction is BEGIN IMMEDIATE under the store's busy timeout,
+ *      like a collection's (store.h): merges and collectors writing the
+ *      same database wait for each other instead of failing or mixing.
+ *  (4) Row ids are renumbered past the database's own; every column that
+ *      refers to a renumbered id (found from the schema's foreign keys,
+ *      not listed here) moves with it, so a table added by a later
+ *      migration is copied without a change here.
+ */
+#ifndef STORE_STORE_MERGE_H
+#define STORE_STORE_MERGE_H
+
+#include <stddef.h>
+
+#include "store/store.h"
+
+struct store_merge_result {
+	size_t boots;		/* boots in the source */
+	size_t added;		/* ... copied (the others were there) */
+};
+
+/*
+ * Copy the boots of database @path that @st lacks. 0, or -1 after one
+ * error line naming @path; @st is then as before.
+ */
+int store_merge(struct store *st, const char *path,
+		struct store_merge_result *r);
+
+#endif

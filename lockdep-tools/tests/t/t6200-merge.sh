@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+test_description='lockdep-merge: many boot databases into one
+
+Sources are real 6.1 collections (tests/fixtures/6.1: the /proc files
+and graph export of a guest boot) and real reports (the shared corpus)
+stored by lockdep-collect, each into its own database, as the boots of
+a fleet are. Merged, every row
+of every table must be there once, under new ids that still join; a
+boot keeps its uuid; merging again adds nothing; a damaged source adds
+nothing and leaves the database as it was; merges and collections into
+one database at the same time all land.'
+. "$(dirname "$0")/lib.sh"
+
+FIX=$TOP/lockdep-tools/tests/fixtures/6.1
+MAN=$TOP/lockdep-tools/man/lockdep-merge.1
+merge() { "$BIN/lockdep-merge" "$@"; }
+collect() { "$BIN/lockdep-collect" "$@" 2>/dev/null; }
+# expect_code CODE CMD...: CMD exits with CODE
+expect_code() {
+	local want=$1 rc=0
+	shift
+	"$@" || rc=$?
+	[ "$rc" = "$want" ] || { echo "exit $rc, expected $want: $*" >&2; return 1; }
+}
+TABLES="boots files reports report_locks report_frames classes dependencies
+chains chain_classes stats lock_stat lock_stat_points selftest traces
+trace_frames graph_chains graph_chain_classes class_usage graph_exports"
+
+# rows DB: "table count" for every table above
+rows() {
+	for t in $TABLES; do
+		echo "$t $(sqlite3 "$1" "SELECT count(*) FROM $t")"
+	done
+}
+
+# content DB BOOT: the boot's classes and dependencies by name, id-free
+content() {
+	sqlite3 "$1" "SELECT name, usage_bits, identity FROM classes
+		WHERE boot_id = $2 ORDER BY name, usage_bits;
+		SELECT f.name, t.name, d.dep_bits, d.distance, s.site
+		FROM dependencies d JOIN classes f ON f.id = d.from_class
+		JOIN classes t ON t.id = d.to_class
+		LEFT JOIN traces s ON s.boot_id = d.boot_id AND s.id = d.trace_id
+		WHERE d.boot_id = $2 ORDER BY 1, 2;
+		SELECT count(*) FROM reports WHERE boot_id = $2"
+}
+
+test_expect_success 'setup: three boots in two databases' '
+	collect --db "$TRASH/a.db" --proc-dir "$FIX" --label a >/dev/null &&
+	cat "$FIX/console.log" "$CORPUS/002-circular.txt" "$CORPUS/003-inconsistent.txt" >"$TRASH/b.log" &&
+	collect --db "$TRASH/b.db" --log "$TRASH/b.log" --label b >/dev/null &&
+	collect --db "$TRASH/b.db" --proc-dir "$FIX" --label c >/dev/null &&
+	[ "$(sqlite3 "$TRASH/b.db" "SELECT count(*) FROM boots")" = 2 ] &&
+	[ "$(sqlite3 "$TRASH/a.db" "SELECT count(*) FROM graph_chain_classes")" -gt 0 ] &&
+	[ "$(sqlite3 "$TRASH/b.db" "SELECT count(*) FROM report_frames")" -gt 0 ]
+'
+
+test_expect_success 'a merge copies every row of every boot, ids renumbered' '
+	collect --db f.db --proc-dir "$FIX" --label own >/dev/null &&
+	rows f.db >own &&
+	merge --db f.db "$TRASH/a.db" "$TRASH/b.db" >out &&
+	printf "%s\n" "$TRASH/a.db: 1 boot, 1 added" "$TRASH/b.db: 2 boots, 2 added" >expect &&
+	test_cmp expect out &&
+	rows "$TRASH/a.db" >a && rows "$TRASH/b.db" >b && rows f.db >f &&
+	paste -d" " own a b | awk "{ print \$1, \$2 + \$4 + \$6 }" >sum &&
+	test_cmp sum f &&
+	[ -z "$(sqlite3 f.db "PRAGMA foreign_key_check")" ] &&
+	[ "$(sqlite3 f.db "PRAGMA integrity_check")" = ok ]
+'
+
+test_expect_success 'each boot is the same boot after the copy, uuid and all' '
+	for l in a b c; do
+		src=$TRASH/a.db; [ $l = a ] || src=$TRASH/b.db
+		s=$(sqlite3 "$src" "SELECT id FROM boots WHERE label = '\''$l'\''") &&
+		d=$(sqlite3 f.db "SELECT id FROM boots WHERE label = '\''$l'\''") &&
+		[ "$(sqlite3 "$src" "SELECT uuid FROM boots WHERE id = $s")" = \
+		  "$(sqlite3 f.db "SELECT uuid FROM boots WHERE id = $d")" ] &&
+		content "$src" "$s" >src.$l && content f.db "$d" >dst.$l &&
+		test_cmp src.$l dst.$l || return 1
+	done &&
+	# the reports, rebuilt from the copied rows, print the same
+	s=$(sqlite3 "$TRASH/b.db" "SELECT id FROM boots WHERE label = '\''b'\''") &&
+	d=$(sqlite3 f.db "SELECT id FROM boots WHERE label = '\''b'\''") &&
+	"$BIN/lockdep-report" --db "$TRASH/b.db" --boot "$s" >rep.src &&
+	"$BIN/lockdep-report" --db f.db --boot "$d" >rep.dst &&
+	[ -s rep.src ] && test_cmp rep.src rep.dst
+'
+
+test_expect_success 'merging again adds nothing' '
+	rows f.db >before &&
+	merge --db f.db "$TRASH/b.db" "$TRASH/a.db" "$TRASH/a.db" >out &&
+	printf "%s\n" "$TRASH/b.db: 2 boots, 0 added" "$TRASH/a.db: 1 boot, 0 added" \
+		"$TRASH/a.db: 1 boot, 0 added" >expect &&
+	test_cmp expect out &&
+	rows f.db >after && test_cmp before after
+'
+
+test_expect_success 'a fleet database merges into another: only its new boots' '
+	merge --db g.db "$TRASH/a.db" >/dev/null &&
+	merge --db g.db f.db >out &&
+	echo "f.db: 4 boots, 3 added" >expect && test_cmp expect out &&
+	[ "$(sqlite3 g.db "SELECT count(DISTINCT uuid) FROM boots")" = 4 ] &&
+	rows f.db >f && rows g.db >g && test_cmp f g
+'
+
+test_expect_success 'a damaged source adds nothing; the next one still merges (2)' '
+	cp "$TRASH/b.db" bad.db &&
+	size=$(stat -c %s bad.db) && [ "$size" -gt 65536 ] &&
+	# garbage over pages in the middle; the header still opens
+	head -c 16384 /dev/urandom |
+		dd of=bad.db bs=4096 seek=$((size / 4096 / 2)) conv=notrunc 2>/dev/null &&
+	merge --db h.db "$TRASH/a.db" >/dev/null && rows h.db >before &&
+	sqlite3 h.db .dump >dump.before &&
+	expect_code 2 merge --db h.db bad.db >out 2>err &&
+	grep "bad.db" err &&
+	rows h.db >after && test_cmp before after &&
+	sqlite3 h.db .dump >dump.after && test_cmp dump.before dump.after &&
+	expect_code 2 merge --db h.db bad.db "$TRASH/b.db" >out 2>err &&
+	grep -x "$TRASH/b.db: 2 boots, 2 added" out &&
+	[ "$(sqlite3 h.db "SELECT count(*) FROM boots")" = 3 ]
+'
+
+test_expect_success 'not a database, a missing file: named, nothing stored (2)' '
+	echo "not sqlite" >junk.db &&
+	expect_code 2 merge --db j.db junk.db 2>err &&
+	grep "junk.db" err &&
+	expect_code 2 merge --db j.db nosuch.db 2>err &&
+	grep "nosuch.db" err && [ ! -e nosuch.db ] &&
+	[ "$(sqlite3 j.db "SELECT count(*) FROM boots")" = 0 ]
+'
+
+test_expect_success 'merges and collections into one database at once all land' '
+	for i in 1 2 3 4; do
+		collect --db src$i.db --proc-dir "$FIX" --label s$i >/dev/null || return 1
+	done &&
+	pids= &&
+	for i in 1 2 3 4; do
+		merge -q --db fleet.db src$i.db & pids="$pids $!"
+		collect --db fleet.db --proc-dir "$FIX" --label live$i >/dev/null & pids="$pids $!"
+	done &&
+	for p in $pids; do wait $p || return 1; done &&
+	[ "$(sqlite3 fleet.db "SELECT count(*) FROM boots")" = 8 ] &&
+	[ "$(sqlite3 fleet.db "SELECT count(DISTINCT uuid) FROM boots")" = 8 ] &&
+	[ "$(sqlite3 fleet.db "SELECT count(*) FROM classes")" = \
+	  "$((8 * $(sqlite3 src1.db "SELECT count(*) FROM classes")))" ] &&
+	[ -z "$(sqlite3 fleet.db "PRAGMA foreign_key_check")" ] &&
+	[ "$(sqlite3 fleet.db "PRAGMA integrity_check")" = ok ]
+'
+
+test_expect_success 'usage errors (64), --help, the man page' '
+	expect_code 64 merge a.db 2>err && grep -- "--db is required" err &&
+	expect_code 64 merge --db x.db 2>err && grep "no source" err &&
+	merge --help >help && grep -- "--quiet" help &&
+	man -l "$MAN" >/dev/null 2>&1 || groff -man -Tutf8 "$MAN" >/dev/null
+'
+
+test_done
