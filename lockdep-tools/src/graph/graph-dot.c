@@ -101,12 +101,21 @@ static void write_node(FILE *out, const struct graph *g, uint32_t i,
 	strbuf_release(&sb);
 }
 
+/*
+ * One colour per boot that saw the edge; past NR_BOOT_COLOURS boots
+ * (a fleet) colours say nothing, so black if every boot saw the edge,
+ * gray if only some did.
+ */
 static void edge_colours(struct strbuf *sb, const struct graph *g,
 			 const struct graph_edge *e)
 {
 	const uint32_t *boots = graph_edge_boots(g, e);
 	uint32_t b;
 
+	if (g->nr_boots > NR_BOOT_COLOURS) {
+		strbuf_addstr(sb, e->nr_boots == g->nr_boots ? "black" : "gray");
+		return;
+	}
 	for (b = 0; b < e->nr_boots; b++)
 		strbuf_addf(sb, "%s%s", b ? ":" : "",
 			    boot_colours[boots[b] % NR_BOOT_COLOURS]);
@@ -154,9 +163,13 @@ static void write_edge(FILE *out, const struct graph *g,
 	if (e->distance >= 0)
 		strbuf_addf(&sb, "\ndistance: %d", e->distance);
 	strbuf_addstr(&sb, "\nseen in: ");
-	for (b = 0; b < e->nr_boots; b++)
+	if (g->nr_boots > NR_BOOT_COLOURS)
+		strbuf_addf(&sb, "%u of %zu boots; ", e->nr_boots, g->nr_boots);
+	for (b = 0; b < e->nr_boots && b < NR_BOOT_COLOURS; b++)
 		strbuf_addf(&sb, "%s%s", b ? ", " : "",
 			    graph_boot_str(g, (int)boots[b], boot, sizeof(boot)));
+	if (b < e->nr_boots)
+		strbuf_addstr(&sb, ", ...");
 	strbuf_addstr(&sb, "\nsite: ");
 	if (e->site)
 		site_line(&sb, e->site);
@@ -189,7 +202,7 @@ static void write_legend(FILE *out, const struct graph *g)
 	      "\t\tlegend_plain [label=\"no irq usage\"];\n"
 	      "\t\tlegend_hard -> legend_soft -> legend_unsafe -> legend_plain [style=invis];\n",
 	      out);
-	if (g->nr_boots > 1)
+	if (g->nr_boots > 1 && g->nr_boots <= NR_BOOT_COLOURS)
 		for (b = 0; b < g->nr_boots; b++) {
 			strbuf_reset(&sb);
 			graph_text_add(&sb, graph_boot_str(g, (int)b, boot,
@@ -199,11 +212,13 @@ static void write_legend(FILE *out, const struct graph *g)
 			attr(out, "fontcolor", boot_colours[b % NR_BOOT_COLOURS]);
 			fputs("];\n", out);
 		}
-	fputs("\t\tlegend_note [shape=plaintext style=\"\" label=\"A -> B: B taken while A held\\n"
-	      "bold: on a shortest cycle / irq path\\n"
-	      "edge colour: the boot(s) that saw it\\n"
-	      "{usage}: as in /proc/lockdep\"];\n"
-	      "\t}\n", out);
+	fprintf(out, "\t\tlegend_note [shape=plaintext style=\"\" label=\"A -> B: B taken while A held\\n"
+		"bold: on a shortest cycle / irq path\\n"
+		"edge colour: %s\\n"
+		"{usage}: as in /proc/lockdep\"];\n"
+		"\t}\n", g->nr_boots > NR_BOOT_COLOURS ?
+		"black: every boot saw it, gray: only some" :
+		"the boot(s) that saw it");
 	strbuf_release(&sb);
 }
 

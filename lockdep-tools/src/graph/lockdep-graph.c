@@ -50,7 +50,7 @@ struct boot_list {
 };
 
 static const char usage_line[] =
-	"usage: lockdep-graph --db=FILE [--boot=ID | --boots=ID,ID...]\n"
+	"usage: lockdep-graph --db=FILE [--boot=ID | --boots=ID,ID... | --boots=all]\n"
 	"                     [--cycles | --irq | --class=NAME [--radius=K] | --report=ID]\n"
 	"                     [-o FILE] [-T svg|png|pdf] [--sites] [-l | --list]\n"
 	"                     [-j | --json] [-p | --pretty] [--max-cycles=N] [-v]\n";
@@ -67,6 +67,8 @@ static void print_help(void)
 	      "                   the newest)\n"
 	      "  --boots=A,B,...  the union of these boots, each edge coloured by\n"
 	      "                   the boots that saw it\n"
+	      "  --boots=all      the union of every boot in the database (a\n"
+	      "                   fleet merged with lockdep-merge)\n"
 	      "Selections (default: the whole graph):\n"
 	      "  --cycles         every strongly connected component, a shortest\n"
 	      "                   cycle through each of its edges in bold\n"
@@ -190,7 +192,15 @@ static int pick_boots(struct store *st, const struct graph_opts *o,
 	}
 	list = xstrdup(o->boots_arg ? o->boots_arg :
 		       o->boot_arg ? o->boot_arg : "");
-	if (!o->boots_arg && !o->boot_arg) {
+	if (o->boots_arg && !strcmp(o->boots_arg, "all")) {
+		/* every boot, oldest first: a fleet's union */
+		for (k = 0; k < all.nr; k++) {
+			row.id = all.ids[k];
+			row.label = all.labels[k];
+			add_boot(&row, sel);
+		}
+		*list = '\0';
+	} else if (!o->boots_arg && !o->boot_arg) {
 		row.id = all.ids[all.nr - 1];
 		row.label = all.labels[all.nr - 1];
 		add_boot(&row, sel);
