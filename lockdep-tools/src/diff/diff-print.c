@@ -81,6 +81,24 @@ static const char *const state_names[] = {
 
 /* ---- text ---- */
 
+/* The baseline set: its boots, and how much of it is flaky. */
+static void plain_baseline(const struct diff *d, FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "   the last of %zu baseline boots (", d->nr_base);
+	for (i = 0; i < d->nr_base; i++)
+		fprintf(out, "%s%lld", i ? ", " : "", (long long)d->base_ids[i]);
+	fprintf(out, "); flaky, seen in only some of them: %zu classes, %zu dependencies\n",
+		d->flaky_classes, d->flaky_deps);
+}
+
+/* " (flaky: 2 of 3 baseline boots)" after a finding that is noise */
+static void plain_flaky(unsigned int in, size_t of, FILE *out)
+{
+	fprintf(out, " (flaky: %u of %zu baseline boots)", in, of);
+}
+
 static void plain_boots(const struct diff *d, FILE *out)
 {
 	const struct diff_boot *b;
@@ -96,6 +114,8 @@ static void plain_boots(const struct diff *d, FILE *out)
 		put_text(out, b->kernel_release ? b->kernel_release : "unknown");
 		fprintf(out, ", %s, %zu classes, %zu dependencies\n",
 			b->completeness, b->nr_classes, b->nr_deps);
+		if (s == DIFF_A && d->nr_base > 1)
+			plain_baseline(d, out);
 	}
 }
 
@@ -117,6 +137,8 @@ static void plain_classes(const struct diff *d, FILE *out)
 		    (n->count[DIFF_A] && n->count[DIFF_B]))
 			fprintf(out, " (%u -> %u classes of this name)",
 				n->count[DIFF_A], n->count[DIFF_B]);
+		if (diff_node_flaky(d, d->order[i]))
+			plain_flaky(n->nr_base, d->nr_base, out);
 		fputc('\n', out);
 	}
 }
@@ -143,6 +165,8 @@ static void plain_deps(const struct diff *d, FILE *out)
 		else
 			fputs(" -> ", out);
 		put_text(out, ident(d, e->to));
+		if (diff_edge_flaky(d, d->edge_order[i]))
+			plain_flaky(e->nr_boots - b, d->nr_base, out);
 		fputc('\n', out);
 	}
 }
@@ -447,6 +471,23 @@ static void json_boot(const struct diff *d, int side, struct json_writer *w)
 	jsonw_end_object(w);
 }
 
+/* "baseline": every boot of side A and the flaky counts */
+static void json_baseline(const struct diff *d, struct json_writer *w)
+{
+	size_t i;
+
+	jsonw_name(w, "baseline");
+	jsonw_start_object(w);
+	jsonw_name(w, "boots");
+	jsonw_start_array(w);
+	for (i = 0; i < d->nr_base; i++)
+		jsonw_int(w, d->base_ids[i]);
+	jsonw_end_array(w);
+	jsonw_uint_field(w, "flaky_classes", d->flaky_classes);
+	jsonw_uint_field(w, "flaky_dependencies", d->flaky_deps);
+	jsonw_end_object(w);
+}
+
 static void json_seen(const struct diff *d, uint32_t e, struct json_writer *w)
 {
 	int s;
@@ -471,6 +512,10 @@ static void json_edge(const struct diff *d, uint32_t ei, struct json_writer *w)
 		jsonw_string_field(w, "kind", graph_dep_str(e->dep_bits, dep));
 	json_seen(d, ei, w);
 	jsonw_string_field(w, "site", e->site);
+	if (d->nr_base > 1) {
+		jsonw_name(w, "flaky");
+		jsonw_bool(w, diff_edge_flaky(d, ei));
+	}
 	jsonw_end_object(w);
 }
 
@@ -495,6 +540,8 @@ static void json_classes(const struct diff *d, struct json_writer *w)
 			jsonw_string_field(w, "identity", n->identity);
 			jsonw_uint_field(w, "count_a", n->count[DIFF_A]);
 			jsonw_uint_field(w, "count_b", n->count[DIFF_B]);
+			if (d->nr_base > 1)
+				jsonw_uint_field(w, "baseline_boots", n->nr_base);
 			jsonw_end_object(w);
 		}
 		jsonw_end_array(w);
@@ -709,6 +756,7 @@ void diff_print_json(const struct diff *d, const struct diff_fail_on *f,
 	json_boot(d, DIFF_A, w);
 	jsonw_name(w, "b");
 	json_boot(d, DIFF_B, w);
+	json_baseline(d, w);
 	json_classes(d, w);
 	json_deps(d, w);
 	json_usage(d, w);

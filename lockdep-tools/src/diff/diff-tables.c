@@ -133,7 +133,7 @@ static void report_row(struct diff *d, int side, sqlite3_stmt *s)
 		r->type = col_dup(s, 1);
 		r->title = col_dup(s, 2);
 	}
-	r->count[side] = (unsigned int)sqlite3_column_int64(s, 3);
+	r->count[side] += (unsigned int)sqlite3_column_int64(s, 3);
 }
 
 static int load_boot(struct diff *d, int side)
@@ -159,17 +159,27 @@ int diff_load_tables(struct diff *d)
 	static const char *const reports_sql =
 		"SELECT dedup_key, type, title, count(*) FROM reports"
 		" WHERE boot_id = ?1 GROUP BY dedup_key ORDER BY min(seq)";
-	int side;
+	struct diff_boot *a = &d->boot[DIFF_A];
+	int64_t last = a->id;
+	size_t i;
+	int side, ret = 0;
 
 	if (load_boot(d, DIFF_A) || load_boot(d, DIFF_B))
 		return -1;
 	/* B first: its order and its limits are the ones shown */
 	for (side = DIFF_B; side >= DIFF_A; side--)
 		if (each_row(d, side, stats_sql, stat_row) ||
-		    each_row(d, side, selftest_sql, selftest_row) ||
-		    each_row(d, side, reports_sql, report_row))
+		    each_row(d, side, selftest_sql, selftest_row))
 			return -1;
-	return 0;
+	/* a report of any baseline boot is not new */
+	if (each_row(d, DIFF_B, reports_sql, report_row))
+		return -1;
+	for (i = 0; i < d->nr_base && !ret; i++) {
+		a->id = d->base_ids[i];
+		ret = each_row(d, DIFF_A, reports_sql, report_row);
+	}
+	a->id = last;
+	return ret;
 }
 
 int diff_resolve_boot(struct store *st, const char *db, const char *spec,

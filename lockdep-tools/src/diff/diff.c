@@ -23,6 +23,9 @@
 struct load {
 	struct diff *d;
 	int side;
+	int base;		/* side A: the baseline boot's index */
+	int64_t last_id;	/* base_index()'s last answer */
+	int last_base;
 	struct idmap refs;	/* the side's classes.id -> node */
 	size_t alloc_nodes;
 };
@@ -44,7 +47,8 @@ static int on_class(const struct store_graph_class *c, void *data)
 				      &subclass);
 		key = own = store_class_identity(c->name, len, subclass);
 	}
-	node = graph_add_node(d->g, key, c->name, c->usage_bits, l->side);
+	node = graph_add_node(d->g, key, c->name, c->usage_bits,
+			      l->side == DIFF_A ? l->base : (int)d->nr_base);
 	if (node >= l->alloc_nodes) {
 		size_t old = l->alloc_nodes;
 
@@ -55,14 +59,42 @@ static int on_class(const struct store_graph_class *c, void *data)
 		memset(d->nodes + old, 0, (l->alloc_nodes - old) * sizeof(*d->nodes));
 	}
 	n = &d->nodes[node];
-	if (!n->identity)
+	if (!n->identity) {
 		n->identity = xstrdup(key);
+		n->last_base = -1;
+	}
 	n->usage[l->side] |= c->usage_bits;
-	n->count[l->side]++;
+	if (l->side == DIFF_B) {
+		n->count[DIFF_B]++;
+	} else {
+		/* count[A]: the most classes of the identity in one boot */
+		if (n->last_base != l->base) {
+			n->last_base = l->base;
+			n->cur = 0;
+			n->nr_base++;
+		}
+		if (++n->cur > n->count[DIFF_A])
+			n->count[DIFF_A] = n->cur;
+	}
 	d->boot[l->side].nr_classes++;
 	idmap_add(&l->refs, c->id, node);
 	free(own);
 	return 0;
+}
+
+/* The graph boot index of baseline boot @id (the deps come boot by boot). */
+static int base_index(struct load *l, int64_t id)
+{
+	size_t i;
+
+	if (id != l->last_id) {
+		for (i = 0; i < l->d->nr_base; i++)
+			if (l->d->base_ids[i] == id)
+				break;
+		l->last_id = id;
+		l->last_base = i < l->d->nr_base ? (int)i : -1;
+	}
+	return l->last_base;
 }
 
 static int on_dep(const struct store_graph_dep *dep, void *data)
@@ -75,24 +107,31 @@ static int on_dep(const struct store_graph_dep *dep, void *data)
 		l->d->boot[l->side].dropped_deps++;
 		return 0;
 	}
-	graph_add_edge(l->d->g, f, t, l->side, dep->dep_bits,
+	graph_add_edge(l->d->g, f, t, l->side == DIFF_A ?
+		       base_index(l, dep->boot_id) : (int)l->d->nr_base, dep->dep_bits,
 		       dep->distance, dep->trace);
 	l->d->boot[l->side].nr_deps++;
 	return 0;
 }
 
+/* Side A: the classes of each baseline boot in turn, then their deps. */
 static int load_side(struct diff *d, struct load *l, int side)
 {
 	struct diff_boot *b = &d->boot[side];
+	const int64_t *ids = side == DIFF_A ? d->base_ids : &b->id;
+	size_t i, nr = side == DIFF_A ? d->nr_base : 1;
 
 	l->side = side;
 	idmap_reset(&l->refs);
-	if (graph_add_boot(d->g, b->id, b->label) != side)
-		return -1;
-	if (store_graph_classes(b->st, &b->id, 1, on_class, l))
-		return -1;
+	for (i = 0; i < nr; i++) {
+		l->base = (int)i;
+		graph_add_boot(d->g, ids[i], side == DIFF_A && ids[i] != b->id ?
+			       NULL : b->label);
+		if (store_graph_classes(b->st, &ids[i], 1, on_class, l))
+			return -1;
+	}
 	idmap_build(&l->refs);
-	return store_graph_deps(b->st, &b->id, 1, on_dep, l);
+	return store_graph_deps(b->st, ids, nr, on_dep, l);
 }
 
 static int node_cmp(const void *a, const void *b, void *arg)
@@ -157,7 +196,12 @@ static void count_changes(struct diff *d)
 			d->deps_added++;
 		else if (!diff_edge_in(d, i, DIFF_B))
 			d->deps_removed++;
+		if (diff_edge_flaky(d, (uint32_t)i))
+			d->flaky_deps++;
 	}
+	for (i = 0; i < d->g->nr_nodes; i++)
+		if (diff_node_flaky(d, (uint32_t)i))
+			d->flaky_classes++;
 	for (i = 0; i < d->nr_reports; i++) {
 		if (!d->reports[i].count[DIFF_A])
 			d->reports_new++;
@@ -291,16 +335,18 @@ static void find_irq_paths(struct diff *d)
 }
 
 int diff_compute(struct diff *d, struct store *a, const char *a_db,
-		 int64_t a_id, struct store *b, const char *b_db, int64_t b_id,
-		 const struct diff_opts *opts)
+		 const int64_t *a_ids, size_t nr_a, struct store *b,
+		 const char *b_db, int64_t b_id, const struct diff_opts *opts)
 {
-	struct load l = { .d = d };
+	struct load l = { .d = d, .last_id = -1 };
 	int ret;
 
 	memset(d, 0, sizeof(*d));
+	d->base_ids = a_ids;
+	d->nr_base = nr_a;
 	d->boot[DIFF_A].st = a;
 	d->boot[DIFF_A].db = a_db;
-	d->boot[DIFF_A].id = a_id;
+	d->boot[DIFF_A].id = a_ids[nr_a - 1];
 	d->boot[DIFF_B].st = b;
 	d->boot[DIFF_B].db = b_db;
 	d->boot[DIFF_B].id = b_id;

@@ -7,7 +7,12 @@
  * The two boots may sit in one database or in two. Classes are matched
  * by their identity across boots (store/identity.h), so the comparison of
  * classes, dependencies and usage runs on one lock graph (graph/graph.h)
- * holding both boots: boot A is boot index 0, boot B index 1. The smaller
+ * holding both sides. Side A may be a set of baseline boots (graph boot
+ * indices 0 .. nr_base - 1), B is boot index nr_base: A "has" what any
+ * baseline boot has, and what only some of them have is flaky (timing:
+ * two idle boots of one kernel differ by a few workqueue and timer
+ * dependencies), so a gate on what B added reports only what no
+ * baseline boot ever had. The smaller
  * tables (lockdep_stats, the self-test cells, reports by dedup key) are
  * read into memory and compared by key.
  *
@@ -16,7 +21,7 @@
  *      in B's order, then A's), so two runs on the same boots print the
  *      same bytes.
  *  (2) A node stands for every class of its identity in a boot
- *      (count[side] of them); a finding that rests on a node with
+ *      (count[side] of them, for A the most in one baseline boot); a finding that rests on a node with
  *      count > 1 in some boot is flagged "collision": the two classes
  *      may be different locks of one name.
  *  (3) A new cycle is a cycle of the union of A and B that A alone does
@@ -53,6 +58,9 @@ struct diff_node {
 	char *identity;
 	unsigned int usage[DIFF_SIDES];	/* OR over the classes of the boot */
 	unsigned int count[DIFF_SIDES];	/* classes of this identity */
+	unsigned int nr_base;	/* baseline boots that have it */
+	unsigned int cur;	/* while loading: classes in the current one */
+	int last_base;		/* ... which is this one */
 };
 
 struct diff_stat {
@@ -87,7 +95,10 @@ struct diff_cycle {
 };
 
 struct diff {
+	/* A: the last baseline boot (stats and self-tests are its) */
 	struct diff_boot boot[DIFF_SIDES];
+	const int64_t *base_ids;	/* every baseline boot, not owned */
+	size_t nr_base;
 	struct graph *g;
 	struct diff_node *nodes;	/* per graph node */
 	uint32_t *order;	/* node indices sorted by identity */
@@ -112,6 +123,7 @@ struct diff {
 	size_t classes_added, classes_removed, classes_changed;
 	size_t deps_added, deps_removed, usage_changed;
 	size_t reports_new, reports_gone, selftest_changed;
+	size_t flaky_classes, flaky_deps;	/* in only some baseline boots */
 };
 
 /* Options of diff_compute(). */
@@ -120,12 +132,13 @@ struct diff_opts {
 };
 
 /*
- * Load boot @a_id of @a and boot @b_id of @b (may be the same store) and
- * compute everything above. Returns 0, or -1 after an error was printed.
+ * Load the @nr_a baseline boots @a_ids of @a and boot @b_id of @b (may be
+ * the same store) and compute everything above. Returns 0, or -1 after
+ * an error was printed.
  */
 int diff_compute(struct diff *d, struct store *a, const char *a_db,
-		 int64_t a_id, struct store *b, const char *b_db, int64_t b_id,
-		 const struct diff_opts *opts);
+		 const int64_t *a_ids, size_t nr_a, struct store *b,
+		 const char *b_db, int64_t b_id, const struct diff_opts *opts);
 void diff_release(struct diff *d);
 
 /*
@@ -143,7 +156,28 @@ static inline bool diff_node_in(const struct diff *d, uint32_t n, int side)
 
 static inline bool diff_edge_in(const struct diff *d, uint32_t e, int side)
 {
-	return graph_edge_has_boot(d->g, &d->g->edges[e], (uint32_t)side);
+	const struct graph_edge *ge = &d->g->edges[e];
+	const uint32_t *boots = graph_edge_boots(d->g, ge);
+
+	/* boot lists are ascending: baseline boots first, B last */
+	if (!ge->nr_boots)
+		return false;
+	if (side == DIFF_A)
+		return boots[0] < d->nr_base;
+	return boots[ge->nr_boots - 1] == d->nr_base;
+}
+
+/* Seen in some baseline boots, not all? */
+static inline bool diff_edge_flaky(const struct diff *d, uint32_t e)
+{
+	size_t in_a = d->g->edges[e].nr_boots - diff_edge_in(d, e, DIFF_B);
+
+	return in_a && in_a < d->nr_base;
+}
+
+static inline bool diff_node_flaky(const struct diff *d, uint32_t n)
+{
+	return d->nodes[n].nr_base && d->nodes[n].nr_base < d->nr_base;
 }
 
 /* Headroom of a stat against its max, in percent of max (100 if no max). */

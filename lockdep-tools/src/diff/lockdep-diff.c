@@ -16,13 +16,14 @@
 #include "diff/diff.h"
 #include "util/cli.h"
 #include "util/error.h"
+#include "util/xalloc.h"
 
 /* What exit status 1 means here. */
 #define EXIT_FAILED_ON EXIT_PARTIAL
 
 static const char usage_line[] =
 	"usage: lockdep-diff [--db=FILE] [-j | --json] [-p | --pretty]\n"
-	"                    [--fail-on=COND[,COND...]] [--max-cycles=N] A B\n";
+	"                    [--fail-on=COND[,COND...]] [--max-cycles=N] A[,A...] B\n";
 
 static void print_help(void)
 {
@@ -34,6 +35,12 @@ static void print_help(void)
 	      "lockdep's words), lockdep_stats deltas and headroom, self-test\n"
 	      "cells and reports. A and B are boot ids or labels in --db, or\n"
 	      "FILE:ID (FILE:LABEL) for a boot of another database.\n"
+	      "\n"
+	      "A may be a comma-separated set of baseline boots of one database\n"
+	      "(FILE:ID,ID,...): then A has what any of them has, classes and\n"
+	      "dependencies seen in only some of them are marked flaky, and\n"
+	      "what B added is what no baseline boot ever had; stats and\n"
+	      "self-tests are compared with the last baseline boot named.\n"
 	      "\n"
 	      "      --db=FILE       the database of A and B given without FILE:\n"
 	      "  -j, --json          print JSON\n"
@@ -108,6 +115,32 @@ static int split_spec(char *arg, const char *db, struct side_spec *s)
 	return 0;
 }
 
+/* Side A's boots: "ID", or "ID,ID,..." (ids or labels), each once. */
+static int resolve_baseline(struct store *st, const struct side_spec *spec,
+			    int64_t **ids, size_t *nr)
+{
+	char *list = xstrdup(spec->boot), *tok, *save = NULL;
+	size_t alloc = 0, i;
+	int64_t id;
+	int ret = 0;
+
+	for (tok = strtok_r(list, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		ret = diff_resolve_boot(st, spec->db, tok, &id);
+		for (i = 0; !ret && i < *nr; i++)
+			if ((*ids)[i] == id)
+				break;
+		if (ret || i < *nr)
+			continue;	/* an error, or named twice */
+		ALLOC_GROW(*ids, *nr + 1, alloc);
+		(*ids)[(*nr)++] = id;
+	}
+	if (!ret && !*nr)
+		ret = error("no baseline boot in '%s'", spec->boot);
+	free(list);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -123,7 +156,8 @@ int main(int argc, char **argv)
 	struct diff_opts opts = { .max_cycles = 100 };
 	struct side_spec spec[DIFF_SIDES];
 	struct store *st[DIFF_SIDES] = { NULL, NULL };
-	int64_t id[DIFF_SIDES];
+	int64_t id[DIFF_SIDES], *base = NULL;
+	size_t nr_base = 0;
 	bool json = false, pretty = false;
 	const char *db = NULL;
 	unsigned int failed = 0;
@@ -169,11 +203,15 @@ int main(int argc, char **argv)
 
 	for (s = 0; s < DIFF_SIDES; s++) {
 		st[s] = store_open(spec[s].db, STORE_READ_ONLY);
-		if (!st[s] ||
-		    diff_resolve_boot(st[s], spec[s].db, spec[s].boot, &id[s]))
+		if (!st[s])
 			goto out;
 	}
-	if (diff_compute(&d, st[DIFF_A], spec[DIFF_A].db, id[DIFF_A],
+	if (resolve_baseline(st[DIFF_A], &spec[DIFF_A], &base, &nr_base) ||
+	    diff_resolve_boot(st[DIFF_B], spec[DIFF_B].db, spec[DIFF_B].boot,
+			      &id[DIFF_B]))
+		goto out;
+	id[DIFF_A] = base[nr_base - 1];
+	if (diff_compute(&d, st[DIFF_A], spec[DIFF_A].db, base, nr_base,
 			 st[DIFF_B], spec[DIFF_B].db, id[DIFF_B], &opts)) {
 		diff_release(&d);
 		goto out;
@@ -201,6 +239,7 @@ int main(int argc, char **argv)
 	diff_release(&d);
 	ret = failed ? EXIT_FAILED_ON : EXIT_OK;
 out:
+	free(base);
 	for (s = 0; s < DIFF_SIDES; s++)
 		store_close(st[s]);
 	return cli_exit(ret);

@@ -235,4 +235,46 @@ test_expect_success 'a missing database, boot or label is an error (2)' '
 	grep -q "no boot with id or label .no-such-label. in" err
 '
 
+# extra DIR LINE...: the fixture's /proc files in DIR with classes added:
+# each LINE "A B" a class A with a dependency on class B (also added)
+extra() {
+	local d=$1 l
+	shift
+	proc_dir "$TRASH/$d" &&
+	for l in "$@"; do
+		set -- $l
+		printf '(____ptrval____) FD:    1 BD:    1 +.+.: %s\n -> [(____ptrval____)] %s\n\n(____ptrval____) FD:    0 BD:    2 +.+.: %s\n\n' \
+			"$1" "$2" "$2" >>"$TRASH/$d/lockdep"
+	done
+}
+
+test_expect_success 'a set of baseline boots: flaky findings marked, only the new one gates' '
+	# three idle boots of one kernel differ by timing: a workqueue and
+	# a timer dependency seen in one of them each
+	extra idle1 "wq_flush_a timer_base_a" && extra idle2 "wq_flush_b timer_base_b" &&
+	extra idle3 &&
+	extra new "wq_flush_a timer_base_a" "new_lock_a new_lock_b" &&
+	for b in idle1 idle2 idle3 new; do
+		collect --db base.db --proc-dir "$TRASH/$b" --label $b >/dev/null || return 1
+	done &&
+	# against the one idle boot without them: both count as new
+	rc=0 && diff_ --db base.db --fail-on=new-dependency idle3 new >one 2>err || rc=$? &&
+	test "$rc" = 1 && grep -q "^dependencies: 2 added, 0 removed$" one &&
+	# against all three: the flaky one is not new, the new one still is
+	rc=0 && diff_ --db base.db --fail-on=new-dependency idle1,idle2,idle3 new >out 2>err || rc=$? &&
+	test "$rc" = 1 && grep -q "1 new dependencies" err &&
+	grep -q "^dependencies: 1 added, 1 removed$" out &&
+	grep -qx "  + new_lock_a -> new_lock_b" out &&
+	grep -qx "  - wq_flush_b -> timer_base_b (flaky: 1 of 3 baseline boots)" out &&
+	grep -qx "  - wq_flush_b (flaky: 1 of 3 baseline boots)" out &&
+	! grep "^  + wq_flush_a" out &&
+	grep -q "^   the last of 3 baseline boots (1, 2, 3); flaky, seen in only some of them: 4 classes, 2 dependencies$" out &&
+	# a gate that only the flaky findings would trip passes
+	diff_ --db base.db --fail-on=new-dependency idle1,idle2,idle3 idle1 >/dev/null &&
+	diff_ --db base.db --json idle1,idle2,idle3 new >out.json || test $? = 1 &&
+	grep -q "\"baseline\":{\"boots\":\[1,2,3\],\"flaky_classes\":4,\"flaky_dependencies\":2}" out.json &&
+	grep -q "{\"from\":\"wq_flush_b\",\"to\":\"timer_base_b\",\"seen_in\":\[\"A\"\],\"site\":null,\"flaky\":true}" out.json &&
+	grep -q "{\"from\":\"new_lock_a\",\"to\":\"new_lock_b\",\"seen_in\":\[\"B\"\],\"site\":null,\"flaky\":false}" out.json
+'
+
 test_done
