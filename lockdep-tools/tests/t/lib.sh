@@ -40,6 +40,19 @@ test_cmp() {
 	diff -u "$1" "$2"
 }
 
+# man_synopsis MAN TOOL: MAN renders without groff warnings and its
+# SYNOPSIS names every option of TOOL's usage lines (TOOL --help).
+man_synopsis() {
+	local opt
+	groff -ww -z -man "$1" 2>groff.err && test_cmp /dev/null groff.err &&
+	groff -man -Tascii -P-cbou -rLL=200n "$1" >man.txt 2>/dev/null &&
+	sed -n "/^SYNOPSIS/,/^DESCRIPTION/p" man.txt >synopsis &&
+	for opt in $("$2" --help | sed -n "/^usage:/,/^\$/p" |
+		     grep -o -- "--*[a-z-]*[a-z]"); do
+		grep -q -- "$opt" synopsis || { echo "missing $opt"; return 1; }
+	done
+}
+
 # raw_manifest DIR KMSG_LINE: DIR/MANIFEST for a raw directory made by
 # hand, as lockdep-collect writes one: every allow-listed file, in the
 # agent's order, "complete" with its size where DIR/files has it and

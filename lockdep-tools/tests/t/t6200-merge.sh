@@ -177,13 +177,7 @@ test_expect_success 'lockdep-graph --boots all: the fleet'"'"'s cross-boot cycle
 '
 
 test_expect_success 'man page: groff clean, SYNOPSIS has every --help option' '
-	groff -ww -z -man "$MAN" 2>err && test_cmp /dev/null err &&
-	groff -man -Tascii -P-cbou -rLL=200n "$MAN" >man.txt 2>/dev/null &&
-	sed -n "/^SYNOPSIS/,/^DESCRIPTION/p" man.txt >synopsis &&
-	for opt in $(merge --help | sed -n "/^usage:/,/^\$/p" |
-		     grep -o -- "--*[a-z-]*[a-z]"); do
-		grep -q -- "$opt" synopsis || { echo "missing $opt"; return 1; }
-	done
+	man_synopsis "$MAN" "$BIN/lockdep-merge"
 '
 
 test_expect_success 'usage errors (64), --help' '

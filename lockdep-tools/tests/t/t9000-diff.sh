@@ -60,13 +60,7 @@ half() {
 }
 
 test_expect_success 'man page: groff clean, SYNOPSIS has every --help option' '
-	groff -ww -z -man "$MAN" 2>err && test_cmp /dev/null err &&
-	groff -man -Tascii -P-cbou -rLL=200n "$MAN" >man.txt 2>/dev/null &&
-	sed -n "/^SYNOPSIS/,/^DESCRIPTION/p" man.txt >synopsis &&
-	for opt in $(diff_ --help | sed -n "/^usage:/,/^\$/p" |
-		     grep -o -- "--*[a-z-]*[a-z]"); do
-		grep -q -- "$opt" synopsis || { echo "missing $opt"; return 1; }
-	done
+	man_synopsis "$MAN" "$BIN/lockdep-diff"
 '
 
 test_expect_success 'usage errors exit 64' '
