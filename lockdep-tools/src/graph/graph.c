@@ -67,8 +67,6 @@ void graph_free(struct graph *g)
 	map_free(g);
 	for (i = 0; i < g->nr_boots; i++)
 		free(g->boots[i].label);
-	for (i = 0; i < g->nr_nodes; i++)
-		free(g->nodes[i].name);
 	strset_release(&g->sites);
 	free(g->boots);
 	free(g->nodes);
@@ -114,6 +112,7 @@ uint32_t graph_add_node(struct graph *g, const char *key, const char *name,
 {
 	struct graph_node *n;
 	uint32_t *slot;
+	size_t klen, nlen;
 
 	if (!key)
 		key = name;
@@ -126,9 +125,13 @@ uint32_t graph_add_node(struct graph *g, const char *key, const char *name,
 		}
 		n = &g->nodes[g->nr_nodes];
 		memset(n, 0, sizeof(*n));
-		n->name = xstrdup(name);
 		n->last_boot = -1;
-		g->map->keys[g->nr_nodes] = xstrdup(key);
+		/* one allocation: the key, then the name (map_free frees it) */
+		klen = strlen(key) + 1;
+		nlen = strlen(name) + 1;
+		g->map->keys[g->nr_nodes] = xmalloc(klen + nlen);
+		memcpy(g->map->keys[g->nr_nodes], key, klen);
+		n->name = memcpy(g->map->keys[g->nr_nodes] + klen, name, nlen);
 		*slot = (uint32_t)++g->nr_nodes;
 		if (g->nr_nodes * 2 > g->map->cap)
 			map_grow(g);
