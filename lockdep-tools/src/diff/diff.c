@@ -60,7 +60,7 @@ static int on_class(const struct store_graph_class *c, void *data)
 	}
 	n = &d->nodes[node];
 	if (!n->identity) {
-		n->identity = xstrdup(key);
+		n->identity = graph_node_key(d->g, node);
 		n->last_base = -1;
 	}
 	n->usage[l->side] |= c->usage_bits;
@@ -379,8 +379,6 @@ void diff_release(struct diff *d)
 		free(d->boot[s].completeness);
 	}
 	if (d->g) {
-		for (i = 0; i < d->g->nr_nodes; i++)
-			free(d->nodes[i].identity);
 		if (d->g->finished) {
 			graph_cycles_release(&d->cycles);
 			graph_scc_release(&d->scc);

@@ -55,7 +55,7 @@ struct diff_boot {
 
 /* A class identity's state in each boot (per graph node). */
 struct diff_node {
-	char *identity;
+	const char *identity;	/* the graph's key of the node */
 	unsigned int usage[DIFF_SIDES];	/* OR over the classes of the boot */
 	unsigned int count[DIFF_SIDES];	/* classes of this identity */
 	unsigned int nr_base;	/* baseline boots that have it */

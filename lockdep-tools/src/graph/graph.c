@@ -331,6 +331,11 @@ uint32_t graph_find_edge(const struct graph *g, uint32_t from, uint32_t to)
 	return UINT32_MAX;
 }
 
+const char *graph_node_key(const struct graph *g, uint32_t n)
+{
+	return g->map->keys[n];
+}
+
 uint32_t graph_find_node(const struct graph *g, const char *name)
 {
 	size_t i;

@@ -120,6 +120,8 @@ bool graph_edge_has_boot(const struct graph *g, const struct graph_edge *e,
 
 /* The edge from -> to, or UINT32_MAX (finished graphs; binary search). */
 uint32_t graph_find_edge(const struct graph *g, uint32_t from, uint32_t to);
+/* Node @n's merge key (its name if it was added without one). */
+const char *graph_node_key(const struct graph *g, uint32_t n);
 /* The node named exactly @name, or UINT32_MAX. */
 uint32_t graph_find_node(const struct graph *g, const char *name);
 
