@@ -319,7 +319,7 @@ static void plain_cycle(const struct diff *d, const struct diff_cycle *c,
 		put_seen(d, rot[(k + cy->nr - 1) % cy->nr], out);
 		fputs("\n         at: ", out);
 		if (e->site)
-			put_text(out, e->site);
+			put_text(out, graph_edge_site(d->g, e));
 		else
 			fputs("unknown (no stack trace stored: no /proc/lockdep_graph in the boot)", out);
 		fputc('\n', out);
@@ -511,7 +511,7 @@ static void json_edge(const struct diff *d, uint32_t ei, struct json_writer *w)
 	if (e->dep_bits >= 0)
 		jsonw_string_field(w, "kind", graph_dep_str(e->dep_bits, dep));
 	json_seen(d, ei, w);
-	jsonw_string_field(w, "site", e->site);
+	jsonw_string_field(w, "site", graph_edge_site(d->g, e));
 	if (d->nr_base > 1) {
 		jsonw_name(w, "flaky");
 		jsonw_bool(w, diff_edge_flaky(d, ei));

@@ -202,6 +202,11 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 
 	for (s = 0; s < DIFF_SIDES; s++) {
+		/* one database: one connection, one page cache */
+		if (s == DIFF_B && !strcmp(spec[DIFF_A].db, spec[DIFF_B].db)) {
+			st[s] = st[DIFF_A];
+			break;
+		}
 		st[s] = store_open(spec[s].db, STORE_READ_ONLY);
 		if (!st[s])
 			goto out;
@@ -240,7 +245,8 @@ int main(int argc, char **argv)
 	ret = failed ? EXIT_FAILED_ON : EXIT_OK;
 out:
 	free(base);
-	for (s = 0; s < DIFF_SIDES; s++)
-		store_close(st[s]);
+	store_close(st[DIFF_A]);
+	if (st[DIFF_B] != st[DIFF_A])
+		store_close(st[DIFF_B]);
 	return cli_exit(ret);
 }

@@ -138,6 +138,7 @@ static void write_edge(FILE *out, const struct graph *g,
 {
 	const struct graph_edge *e = &g->edges[i];
 	const uint32_t *boots = graph_edge_boots(g, e);
+	const char *site = graph_edge_site(g, e);
 	struct strbuf sb = STRBUF_INIT;
 	char kind[16], boot[128];
 	uint32_t b;
@@ -146,10 +147,10 @@ static void write_edge(FILE *out, const struct graph *g,
 	graph_dep_str(e->dep_bits, kind);
 	if (*kind)
 		strbuf_addf(&sb, "-(%s)->", kind);
-	if (v->sites && e->site) {
+	if (v->sites && site) {
 		if (sb.len)
 			strbuf_addch(&sb, '\n');
-		site_line(&sb, e->site);
+		site_line(&sb, site);
 	}
 	if (sb.len)
 		attr(out, "label", sb.buf);
@@ -171,8 +172,8 @@ static void write_edge(FILE *out, const struct graph *g,
 	if (b < e->nr_boots)
 		strbuf_addstr(&sb, ", ...");
 	strbuf_addstr(&sb, "\nsite: ");
-	if (e->site)
-		site_line(&sb, e->site);
+	if (site)
+		site_line(&sb, site);
 	else
 		strbuf_addstr(&sb, "unknown (no trace stored)");
 	attr(out, "tooltip", sb.buf);

@@ -38,16 +38,18 @@ static void print_boots(FILE *out, const struct graph *g,
 		fputs("no boot", out);
 }
 
-static void print_site(FILE *out, const struct graph_edge *e)
+static void print_site(FILE *out, const struct graph *g,
+		       const struct graph_edge *e)
 {
+	const char *site = graph_edge_site(g, e);
 	struct strbuf sb = STRBUF_INIT;
 	struct strbuf line = STRBUF_INIT;
 
-	if (!e->site) {
+	if (!site) {
 		fputs("unknown (no trace stored for this dependency)", out);
 		return;
 	}
-	strbuf_add(&line, e->site, strcspn(e->site, "\n"));
+	strbuf_add(&line, site, strcspn(site, "\n"));
 	graph_text_add(&sb, line.buf);
 	fputs(sb.buf, out);
 	strbuf_release(&sb);
@@ -69,7 +71,7 @@ static void print_dep(FILE *out, const struct graph *g, uint32_t i)
 	fputs("       seen in ", out);
 	print_boots(out, g, e);
 	fputs("\n       at: ", out);
-	print_site(out, e);
+	print_site(out, g, e);
 	fputc('\n', out);
 	strbuf_release(&sb);
 }
@@ -192,7 +194,7 @@ static void json_edge(struct json_writer *w, const struct graph *g,
 	json_boots(w, g, e);
 	jsonw_name(w, "site");
 	if (e->site)
-		jsonw_string(w, e->site);
+		jsonw_string(w, graph_edge_site(g, e));
 	else
 		jsonw_null(w);
 	jsonw_name(w, "site_boot");

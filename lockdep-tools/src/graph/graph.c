@@ -162,8 +162,7 @@ void graph_add_edge(struct graph *g, uint32_t from, uint32_t to, int boot,
 				distance > INT16_MAX ? INT16_MAX : distance);
 	e->boots = boot >= 0 ? (uint32_t)boot : UINT32_MAX;
 	e->nr_boots = boot >= 0;
-	e->site = site ? strset_str(&g->sites, strset_add(&g->sites, site)) :
-			 NULL;
+	e->site = site ? strset_add(&g->sites, site) + 1 : 0;
 	e->site_boot = site ? boot : -1;
 }
 

@@ -23,7 +23,7 @@
  *  (4) Building is linear in nodes + edges (hashing, an in-place
  *      counting sort, none at all when the rows came sorted): a million
  *      edges must load, sort and merge in well under a second. An edge
- *      is 32 bytes; a site is stored once however many edges share it.
+ *      is 28 bytes; a site is stored once however many edges share it.
  */
 #ifndef GRAPH_GRAPH_H
 #define GRAPH_GRAPH_H
@@ -60,8 +60,8 @@ struct graph_node {
 
 struct graph_edge {
 	uint32_t from, to;	/* node indices: from was held, to taken */
-	const char *site;	/* where to was taken (a trace), or NULL;
-				 * owned by the graph, one copy per site */
+	uint32_t site;		/* where to was taken (a trace): 0 if
+				 * unknown, else graph_edge_site() */
 	uint32_t boots;		/* offset of its boot list in edge_boots[]
 				 * (while building: the one boot, or
 				 * UINT32_MAX for none) */
@@ -112,6 +112,13 @@ static inline const uint32_t *graph_edge_boots(const struct graph *g,
 					       const struct graph_edge *e)
 {
 	return g->edge_boots + e->boots;
+}
+
+/* Where edge @e's second lock was taken (a trace's site), or NULL. */
+static inline const char *graph_edge_site(const struct graph *g,
+					  const struct graph_edge *e)
+{
+	return e->site ? strset_str(&g->sites, e->site - 1) : NULL;
 }
 
 /* Did boot index @boot see edge @e (finished graphs; binary search)? */

@@ -79,7 +79,7 @@ static void test_merge_across_boots(void **state)
 	assert_true(graph_edge_has_boot(g, &g->edges[e], 1));
 	assert_int_equal(g->edges[e].dep_bits, GRAPH_DEP_EN | GRAPH_DEP_SR);
 	assert_int_equal(g->edges[e].distance, 1);
-	assert_string_equal(g->edges[e].site, "site-ab");
+	assert_string_equal(graph_edge_site(g, &g->edges[e]), "site-ab");
 	assert_int_equal(g->edges[e].site_boot, 1);
 	assert_int_equal(graph_find_edge(g, b, b), UINT32_MAX);
 	graph_free(g);
