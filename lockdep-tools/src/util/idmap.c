@@ -66,7 +66,7 @@ uint32_t idmap_get(const struct idmap *m, int64_t id)
 		return id >= m->base &&
 		       (uint64_t)id - (uint64_t)m->base < m->nr_dense ?
 		       m->dense[id - m->base] : UINT32_MAX;
-	if (!m->cap)
+	if (!m->cap || id == INT64_MIN)
 		return UINT32_MAX;
 	i = slot(m, id);
 	return m->ids[i] == id ? m->values[i] : UINT32_MAX;

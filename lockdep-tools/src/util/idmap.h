@@ -4,7 +4,8 @@
  * graph node): add every pair, build once, then look up. Row ids of one
  * table are dense, so the usual index is a plain array from the smallest
  * id; sparse ids get a hash table instead. Lookups of ids never added
- * give UINT32_MAX.
+ * give UINT32_MAX. INT64_MIN marks an empty slot: it is not an id
+ * (SQLite never picks it for a row).
  */
 #ifndef UTIL_IDMAP_H
 #define UTIL_IDMAP_H

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the loaders' two maps: util/idmap.h (row id -> node, an
+ * array for dense ids and a hash table for sparse ones: both must give
+ * the same answers, UINT32_MAX for ids never added) and util/strset.h
+ * (interned strings: one copy each, numbered in order, pointers stable
+ * while the set grows).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/idmap.h"
+#include "util/strset.h"
+
+/* ids base + k * step for k < n, value k; then every lookup */
+static void check_ids(int64_t base, int64_t step, uint32_t n, bool dense)
+{
+	struct idmap m = IDMAP_INIT;
+	uint32_t k;
+
+	for (k = 0; k < n; k++)
+		idmap_add(&m, base + (int64_t)k * step, k);
+	idmap_build(&m);
+	assert_int_equal(m.dense != NULL, dense);
+	for (k = 0; k < n; k++) {
+		assert_int_equal(idmap_get(&m, base + (int64_t)k * step), k);
+		if (step > 1)
+			assert_int_equal(idmap_get(&m, base + (int64_t)k * step + 1),
+					 UINT32_MAX);
+	}
+	assert_int_equal(idmap_get(&m, base - 1), UINT32_MAX);
+	assert_int_equal(idmap_get(&m, base + (int64_t)n * step), UINT32_MAX);
+	assert_int_equal(idmap_get(&m, INT64_MIN), UINT32_MAX);
+	assert_int_equal(idmap_get(&m, INT64_MAX), UINT32_MAX);
+	idmap_release(&m);
+}
+
+static void test_idmap_dense(void **state)
+{
+	(void)state;
+	check_ids(1, 1, 100000, true);		/* a boot's classes */
+	check_ids(500001, 3, 20000, true);	/* every third: still dense */
+}
+
+static void test_idmap_sparse(void **state)
+{
+	(void)state;
+	check_ids(7, 1000003, 5000, false);	/* ids far apart: hashed */
+	check_ids(-((int64_t)1 << 40), (int64_t)1 << 30, 3000, false);
+}
+
+static void test_idmap_empty_and_reset(void **state)
+{
+	struct idmap m = IDMAP_INIT;
+
+	(void)state;
+	idmap_build(&m);
+	assert_int_equal(idmap_get(&m, 1), UINT32_MAX);
+	idmap_add(&m, 10, 1);
+	idmap_build(&m);
+	assert_int_equal(idmap_get(&m, 10), 1);
+	/* another round (lockdep-diff's second boot) forgets the first */
+	idmap_reset(&m);
+	idmap_add(&m, 20, 2);
+	idmap_build(&m);
+	assert_int_equal(idmap_get(&m, 10), UINT32_MAX);
+	assert_int_equal(idmap_get(&m, 20), 2);
+	idmap_release(&m);
+}
+
+static void test_strset(void **state)
+{
+	struct strset set = STRSET_INIT;
+	const char *first;
+	char buf[32];
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(strset_find(&set, "a"), UINT32_MAX);
+	assert_int_equal(strset_add(&set, "a"), 0);
+	first = strset_str(&set, 0);
+	assert_int_equal(strset_add(&set, ""), 1);
+	assert_int_equal(strset_add(&set, "a"), 0);
+	for (i = 0; i < 10000; i++) {
+		snprintf(buf, sizeof(buf), "site %u", i);
+		assert_int_equal(strset_add(&set, buf), i + 2);
+	}
+	/* the set grew many times: the first string did not move */
+	assert_ptr_equal(strset_str(&set, 0), first);
+	assert_string_equal(strset_str(&set, 1), "");
+	assert_int_equal(strset_find(&set, "site 9999"), 10001);
+	assert_string_equal(strset_str(&set, 10001), "site 9999");
+	assert_int_equal(strset_find(&set, "site 10000"), UINT32_MAX);
+	assert_int_equal(set.nr, 10002);
+	strset_release(&set);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_idmap_dense),
+		cmocka_unit_test(test_idmap_sparse),
+		cmocka_unit_test(test_idmap_empty_and_reset),
+		cmocka_unit_test(test_strset),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
