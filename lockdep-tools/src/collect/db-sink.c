@@ -72,6 +72,7 @@ static int db_fail(struct db_sink *d)
 static struct symboliser *db_symboliser(struct db_sink *d)
 {
 	struct symbolise_opts so = { 0 };
+	char *cache_dir;
 
 	if (!d->o.vmlinux && !d->o.modules_dir)
 		return NULL;
@@ -80,7 +81,11 @@ static struct symboliser *db_symboliser(struct db_sink *d)
 		so.vmlinux = d->o.vmlinux;
 		so.modules_dir = d->o.modules_dir;
 		so.build_id = d->build_id[0] ? d->build_id : NULL;
+		cache_dir = d->o.no_cache ? NULL :
+			    symbolise_cache_dir(d->o.cache_dir);
+		so.cache_dir = cache_dir;
 		d->sym = symboliser_new(&so);
+		free(cache_dir);
 	}
 	return d->sym;
 }

@@ -38,6 +38,9 @@ struct db_sink_opts {
 	const char *kmsg_input;		/* name of the kmsg stream in messages */
 	const char *vmlinux;		/* symbolise reports against it, or NULL */
 	const char *modules_dir;	/* and modules from there, or NULL */
+	/* their symbol index cache: symbolise_cache_dir(cache_dir), or none */
+	const char *cache_dir;
+	bool no_cache;
 	/*
 	 * How complete the boot is: from the collect_summary passed to
 	 * finish() (agent and raw directory), or as the source said with

@@ -28,6 +28,7 @@ static const char usage_text[] =
 	"       lockdep-collect --db FILE (--raw-dir DIR | --log FILE | --proc-dir DIR\n"
 	"                       | --local)\n"
 	"   both with: [--label TEXT] [--vmlinux FILE] [--modules DIR]\n"
+	"              [--cache DIR | --no-cache]\n"
 	"\n"
 	"Sources (exactly one):\n"
 	"    --socket PATH      the guest agent behind this UNIX socket (QEMU chardev)\n"
@@ -43,6 +44,9 @@ static const char usage_text[] =
 	"    --label TEXT       a name for the boot in the database\n"
 	"    --vmlinux FILE     symbolise the reports' frames against this vmlinux\n"
 	"    --modules DIR      ... and the modules (.ko) found under DIR\n"
+	"    --cache DIR        keep their symbol indexes in DIR (default\n"
+	"                       $XDG_CACHE_HOME/lockdep-tools, see lockdep-symbolise(1))\n"
+	"    --no-cache         read their DWARF every time, write no index\n"
 	"    --timeout SECONDS  wait at most this for the agent to answer HELLO,\n"
 	"                       and for each reply after it (default 120)\n"
 	"    --poweroff         power the guest off at the end\n"
@@ -71,7 +75,8 @@ static int parse_timeout(const char *arg, int *out)
 struct collect_args {
 	struct collect_agent_opts agent;
 	const char *raw_dir, *db, *log, *proc_dir, *label, *vmlinux, *modules;
-	bool local, agent_only;	/* agent_only: an agent-only option was given */
+	const char *cache;
+	bool local, agent_only, no_cache;	/* agent_only: an agent-only option was given */
 	const char **triggers;
 	size_t ntriggers;
 };
@@ -121,6 +126,8 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 		{ "label",	required_argument,	NULL, 'b' },
 		{ "vmlinux",	required_argument,	NULL, 'v' },
 		{ "modules",	required_argument,	NULL, 'm' },
+		{ "cache",	required_argument,	NULL, 'C' },
+		{ "no-cache",	no_argument,		NULL, 'N' },
 		{ "timeout",	required_argument,	NULL, 't' },
 		{ "poweroff",	no_argument,		NULL, 'p' },
 		{ "trigger",	required_argument,	NULL, 'T' },
@@ -159,6 +166,13 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 			break;
 		case 'm':
 			a->modules = optarg;
+			break;
+		case 'C':
+			a->cache = optarg;
+			a->no_cache = false;
+			break;
+		case 'N':
+			a->no_cache = true;
 			break;
 		case 't':
 			if (parse_timeout(optarg, &a->agent.timeout_s))
@@ -210,6 +224,7 @@ static struct collect_sink *make_db_sink(const struct collect_args *a,
 		.db_path = a->db, .label = a->label,
 		.source = source_names[src], .vmlinux = a->vmlinux,
 		.modules_dir = a->modules,
+		.cache_dir = a->cache, .no_cache = a->no_cache,
 		.completeness_from_summary = src == SRC_AGENT ||
 					     src == SRC_RAW_DIR ||
 					     src == SRC_LOCAL,

@@ -41,7 +41,8 @@ struct report_opts {
 static const char usage_line[] =
 	"usage: lockdep-report [-j | --json] [-p | --pretty] [-l | --list]\n"
 	"                      [-t TYPE | --type=TYPE] [--vmlinux=FILE] [--modules=DIR]\n"
-	"                      [--advise [--source=DIR]] FILE...\n"
+	"                      [--cache=DIR | --no-cache] [--advise [--source=DIR]]\n"
+	"                      FILE...\n"
 	"       lockdep-report --db=FILE [--boot=ID | --all] [-l | --list | --show=ID]\n"
 	"                      [-j | --json] [-p | --pretty] [-t TYPE | --type=TYPE]\n"
 	"                      [--advise [--source=DIR]]\n";
@@ -62,6 +63,10 @@ static void print_help(void)
 	      "      --vmlinux=FILE  add file:line and inlined calls to the\n"
 	      "                   frames of logs, from this vmlinux\n"
 	      "      --modules=DIR  ... and from the modules (.ko) under DIR\n"
+	      "      --cache=DIR  keep their symbol indexes in DIR (default\n"
+	      "                   $XDG_CACHE_HOME/lockdep-tools, see\n"
+	      "                   lockdep-symbolise(1))\n"
+	      "      --no-cache   read their DWARF every time, write no index\n"
 	      "      --db=FILE    read the reports of a lockdep database\n"
 	      "                   (lockdep-collect --db) instead of logs\n"
 	      "      --boot=ID    ... of this boot (default: the newest)\n"
@@ -226,6 +231,8 @@ int main(int argc, char **argv)
 		{ "modules", required_argument, NULL, 'M' },
 		{ "advise", no_argument, NULL, 'a' },
 		{ "source", required_argument, NULL, 's' },
+		{ "cache", required_argument, NULL, 'C' },
+		{ "no-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -234,6 +241,9 @@ int main(int argc, char **argv)
 	bool json = false, list = false, all = false;
 	const char *db = NULL;
 	struct symbolise_opts so = { 0 };
+	const char *cache_opt = NULL;
+	bool no_cache = false;
+	char *cache_dir;
 	int64_t boot = 0, show_id = 0;
 	int c, i;
 
@@ -277,6 +287,13 @@ int main(int argc, char **argv)
 		case 'M':
 			so.modules_dir = optarg;
 			break;
+		case 'C':
+			cache_opt = optarg;
+			no_cache = false;
+			break;
+		case 'N':
+			no_cache = true;
+			break;
 		case 's':
 			o.source = optarg;
 			/* fall through */
@@ -310,7 +327,10 @@ int main(int argc, char **argv)
 		return cli_usage_error("no input file (use '-' for standard input)");
 	if (so.vmlinux || so.modules_dir) {
 		so.vmlinux_required = true;
+		cache_dir = no_cache ? NULL : symbolise_cache_dir(cache_opt);
+		so.cache_dir = cache_dir;
 		o.sym = symboliser_new(&so);
+		free(cache_dir);
 		if (!o.sym)
 			return EXIT_FATAL;
 	}

@@ -47,11 +47,21 @@ struct sym_range {
 	unsigned long long lo, hi;
 };
 
+struct sym_index;
+
 struct sym_binary {
 	char *path;
+	/*
+	 * Opened from its DWARF: dwfl, mod, dwarf. From a cached index
+	 * (index.h): index, and dwfl/mod only once elf-data.c needs them
+	 * (sym_binary_module()); dwarf stays NULL.
+	 */
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf *dwarf;		/* NULL if no DWARF (e.g. a stripped .ko) */
+	struct sym_index *index;
+	/* opened from DWARF, a cache was asked for and it has none yet */
+	bool index_wanted;
 	Dwarf_Addr bias;
 	char *build_id;		/* lower-case hex, or NULL */
 	/* code symbols, sorted by address; by_name: the same, by name */
@@ -81,8 +91,20 @@ enum sym_find {
 	SYM_AMBIGUOUS,		/* several of that name and size */
 };
 
-/* Opens path; returns NULL after setting *err to a static reason. */
-struct sym_binary *sym_binary_open(const char *path, const char **err);
+/*
+ * Opens path; returns NULL after setting *err to a static reason. With
+ * @cache_dir (else NULL), from its index there when one is valid for the
+ * file's build id; else from the DWARF, with index_wanted set when the
+ * file can be indexed (index-cache.c builds it later).
+ */
+struct sym_binary *sym_binary_open(const char *path, const char *cache_dir,
+				   const char **err);
+
+/*
+ * elf-index.c: b's libdwfl module, opened now for an index-backed binary
+ * (and checked to be of its build); NULL if it cannot be.
+ */
+Dwfl_Module *sym_binary_module(struct sym_binary *b);
 void sym_binary_free(struct sym_binary *b);
 
 /*
@@ -126,13 +148,13 @@ const struct sym_entry *sym_binary_at(const struct sym_binary *b,
 				      unsigned long long addr);
 
 /* elf-data.c: the address of symbol @name, of any type; false if none. */
-bool sym_binary_lookup(const struct sym_binary *b, const char *name,
+bool sym_binary_lookup(struct sym_binary *b, const char *name,
 		       unsigned long long *addr);
 /*
  * elf-data.c: the sized symbol (a data object, or code) holding @addr,
  * with @addr's offset in it to *@off; NULL if none holds it.
  */
-const char *sym_binary_object_at(const struct sym_binary *b,
+const char *sym_binary_object_at(struct sym_binary *b,
 				 unsigned long long addr,
 				 unsigned long long *off);
 
@@ -146,6 +168,19 @@ bool sym_binary_has_dwarf(const struct sym_binary *b);
  */
 bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 		       struct ldr_frame *f);
+
+/*
+ * dwarf-lines.c, for index-build.c: every address (in b's addresses, DWARF
+ * address + @bias) where the answer of sym_binary_source() may change
+ * inside the unit of @cudie: its span starts and line table rows.
+ */
+void sym_binary_unit_points(struct sym_binary *b, Dwarf_Die *cudie,
+			    unsigned long long bias,
+			    void (*add)(void *data, unsigned long long addr),
+			    void *data);
+
+/* dwarf-lines.c: frees f's file, line and inline chain. */
+void sym_frame_clear_source(struct ldr_frame *f);
 
 /* Frees the per-CU caches (dwarf-lines.c). */
 void sym_binary_free_cus(struct sym_binary *b);

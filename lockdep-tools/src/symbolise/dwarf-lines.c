@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "symbolise/binary.h"
+#include "symbolise/index.h"
 #include "util/xalloc.h"
 
 struct cu_scope {
@@ -240,6 +241,27 @@ void sym_binary_free_cus(struct sym_binary *b)
 	b->nr_cus = b->alloc_cus = 0;
 }
 
+void sym_binary_unit_points(struct sym_binary *b, Dwarf_Die *cudie,
+			    unsigned long long bias,
+			    void (*add)(void *data, unsigned long long addr),
+			    void *data)
+{
+	struct cu_map *m = cu_map_of(b, cudie);
+	Dwarf_Lines *lines;
+	size_t nr;
+
+	for (size_t i = 0; i < m->nr_spans; i++)
+		add(data, m->spans[i].start + bias);
+	if (dwarf_getsrclines(cudie, &lines, &nr))
+		return;
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Addr addr;
+
+		if (!dwarf_lineaddr(dwarf_onesrcline(lines, i), &addr))
+			add(data, addr + bias);
+	}
+}
+
 /*
  * path relative to the build directory, without a leading "./" or
  * doubled slashes (a line table directory "asm/" joined with "/x.h")
@@ -301,7 +323,7 @@ static unsigned int call_line(Dwarf_Die *die)
 	return (unsigned int)line;
 }
 
-static void clear_source(struct ldr_frame *f)
+void sym_frame_clear_source(struct ldr_frame *f)
 {
 	for (size_t i = 0; i < f->nr_inl; i++) {
 		free(f->inl[i].func);
@@ -327,6 +349,8 @@ bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 	size_t alloc = 0;
 	int lno, s;
 
+	if (b->index)
+		return sym_index_source(b->index, pc, f);
 	if (!b->dwarf)
 		return false;
 	cudie = dwfl_module_addrdie(b->mod, pc, &bias);
@@ -339,7 +363,7 @@ bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 		file = relative(m, dwarf_linesrc(line, NULL, NULL));
 		lineno = (unsigned int)lno;
 	}
-	clear_source(f);
+	sym_frame_clear_source(f);
 	for (s = innermost_scope(m, pc); s >= 0 && m->scopes[s].inlined;
 	     s = m->scopes[s].parent) {
 		Dwarf_Die die;

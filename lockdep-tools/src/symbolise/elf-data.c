@@ -12,15 +12,16 @@
 
 #include "symbolise/binary.h"
 
-bool sym_binary_lookup(const struct sym_binary *b, const char *name,
+bool sym_binary_lookup(struct sym_binary *b, const char *name,
 		       unsigned long long *addr)
 {
-	int n = dwfl_module_getsymtab(b->mod);
+	Dwfl_Module *mod = sym_binary_module(b);
+	int n = mod ? dwfl_module_getsymtab(mod) : 0;
 
 	for (int k = 1; k < n; k++) {
 		GElf_Sym sym;
 		GElf_Addr a;
-		const char *s = dwfl_module_getsym_info(b->mod, k, &sym, &a,
+		const char *s = dwfl_module_getsym_info(mod, k, &sym, &a,
 							NULL, NULL, NULL);
 
 		if (s && !strcmp(s, name) && sym.st_shndx != SHN_UNDEF) {
@@ -31,14 +32,15 @@ bool sym_binary_lookup(const struct sym_binary *b, const char *name,
 	return false;
 }
 
-const char *sym_binary_object_at(const struct sym_binary *b,
+const char *sym_binary_object_at(struct sym_binary *b,
 				 unsigned long long addr,
 				 unsigned long long *off)
 {
+	Dwfl_Module *mod = sym_binary_module(b);
 	GElf_Off o = 0;
 	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(b->mod, addr, &o, &sym, NULL,
-						NULL, NULL);
+	const char *name = mod ? dwfl_module_addrinfo(mod, addr, &o, &sym,
+						      NULL, NULL, NULL) : NULL;
 
 	/* a sized symbol that holds addr, not merely the one before it */
 	if (!name || !*name || !sym.st_size || o >= sym.st_size)

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "symbolise/binary.h"
+#include "symbolise/index.h"
 #include "util/xalloc.h"
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -144,26 +145,70 @@ static char *hex_build_id(Dwfl_Module *mod)
 	return hex;
 }
 
-struct sym_binary *sym_binary_open(const char *path, const char **err)
+/* b->path's libdwfl module, at its link-time (vmlinux) or offline addresses */
+static bool report_offline(struct sym_binary *b, const char **err)
 {
-	struct sym_binary *b = xcalloc(1, sizeof(*b));
-
-	b->path = xstrdup(path);
 	b->dwfl = dwfl_begin(&offline_callbacks);
 	if (!b->dwfl) {
 		*err = dwfl_errmsg(-1);
-		goto fail;
+		return false;
 	}
 	dwfl_report_begin(b->dwfl);
-	b->mod = dwfl_report_offline(b->dwfl, path, path, -1);
+	b->mod = dwfl_report_offline(b->dwfl, b->path, b->path, -1);
 	if (!b->mod || dwfl_report_end(b->dwfl, NULL, NULL)) {
 		*err = dwfl_errmsg(-1);
-		goto fail;
+		return false;
 	}
-	if (sym_binary_load(b, err))
-		return b;
-fail:
-	sym_binary_free(b);
+	return true;
+}
+
+struct sym_binary *sym_binary_open(const char *path, const char *cache_dir,
+				   const char **err)
+{
+	struct sym_binary *b = xcalloc(1, sizeof(*b));
+	bool indexable = false, own_dwarf = false;
+	char *id = NULL;
+
+	b->path = xstrdup(path);
+	if (cache_dir && sym_file_identity(path, &id, &own_dwarf))
+		indexable = id && own_dwarf;
+	if (indexable) {
+		b->index = sym_index_open(cache_dir, id);
+		if (b->index) {
+			b->build_id = id;
+			sym_index_symbols(b->index, b);
+			return b;
+		}
+	}
+	if (!report_offline(b, err) || !sym_binary_load(b, err)) {
+		free(id);
+		sym_binary_free(b);
+		return NULL;
+	}
+	b->index_wanted = indexable && b->dwarf && b->build_id &&
+			  !strcmp(b->build_id, id);
+	free(id);
+	return b;
+}
+
+Dwfl_Module *sym_binary_module(struct sym_binary *b)
+{
+	const char *err;
+	char *id;
+
+	if (b->mod || !b->index || b->dwfl)
+		return b->mod;
+	/* the file may have been replaced since its index was mapped */
+	if (report_offline(b, &err)) {
+		id = hex_build_id(b->mod);
+		if (id && !strcmp(id, b->build_id) &&
+		    dwfl_module_getsymtab(b->mod) > 0) {
+			free(id);
+			return b->mod;
+		}
+		free(id);
+	}
+	b->mod = NULL;	/* b->dwfl stays: not tried again */
 	return NULL;
 }
 
@@ -185,6 +230,7 @@ void sym_binary_free(struct sym_binary *b)
 	if (!b)
 		return;
 	sym_binary_free_cus(b);
+	sym_index_close(b->index);
 	if (b->dwfl)
 		dwfl_end(b->dwfl);
 	free(b->syms);
@@ -198,7 +244,7 @@ void sym_binary_free(struct sym_binary *b)
 
 bool sym_binary_has_dwarf(const struct sym_binary *b)
 {
-	return b->dwarf != NULL;
+	return b->dwarf || b->index;
 }
 
 static bool size_fits(const struct sym_entry *e, unsigned long long off,

@@ -38,7 +38,8 @@ struct sym_cli {
 static const char usage_line[] =
 	"usage: lockdep-symbolise [-e FILE | --vmlinux=FILE] [-m DIR | --modules=DIR]\n"
 	"                         [--build-id=HEX] [-k OFF | --kaslr-offset=OFF]\n"
-	"                         [--pc] [-j | --json] [FRAME...]\n";
+	"                         [--pc] [-j | --json] [--cache=DIR | --no-cache]\n"
+	"                         [FRAME...]\n";
 
 static void print_help(void)
 {
@@ -61,6 +62,10 @@ static void print_help(void)
 	      "      --pc                 addresses are PCs, not return addresses\n"
 	      "                           (default: look up the line at address - 1)\n"
 	      "  -j, --json               one JSON object per frame and line\n"
+	      "      --cache=DIR          keep each binary's symbol index in DIR\n"
+	      "                           (default $XDG_CACHE_HOME/lockdep-tools,\n"
+	      "                           else ~/.cache/lockdep-tools)\n"
+	      "      --no-cache           read the DWARF every time, write no index\n"
 	      "  -h, --help               show this help\n"
 	      "\n"
 	      "Output: the inlined calls, innermost first, as 'func file:line\n"
@@ -225,7 +230,7 @@ static bool parse_offset(const char *s, unsigned long long *v)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_BUILD_ID = 256, OPT_PC };
+	enum { OPT_BUILD_ID = 256, OPT_PC, OPT_CACHE, OPT_NO_CACHE };
 	static const struct option longopts[] = {
 		{ "vmlinux", required_argument, NULL, 'e' },
 		{ "modules", required_argument, NULL, 'm' },
@@ -233,12 +238,17 @@ int main(int argc, char **argv)
 		{ "kaslr-offset", required_argument, NULL, 'k' },
 		{ "pc", no_argument, NULL, OPT_PC },
 		{ "json", no_argument, NULL, 'j' },
+		{ "cache", required_argument, NULL, OPT_CACHE },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct symbolise_opts so = { 0 };
 	struct sym_cli c = { 0 };
 	struct batch b = { 0 };
+	const char *cache_opt = NULL;
+	bool no_cache = false;
+	char *cache_dir;
 	const struct symbolise_stats *st;
 	int ch, ret = EXIT_OK;
 
@@ -267,6 +277,13 @@ int main(int argc, char **argv)
 		case 'j':
 			c.json = true;
 			break;
+		case OPT_CACHE:
+			cache_opt = optarg;
+			no_cache = false;
+			break;
+		case OPT_NO_CACHE:
+			no_cache = true;
+			break;
 		case 'h':
 			print_help();
 			return cli_help_done();
@@ -277,7 +294,10 @@ int main(int argc, char **argv)
 	if (!so.vmlinux && !so.modules_dir)
 		return cli_usage_error("nothing to symbolise against (use --vmlinux or --modules)");
 	so.vmlinux_required = true;
+	cache_dir = no_cache ? NULL : symbolise_cache_dir(cache_opt);
+	so.cache_dir = cache_dir;
 	c.sym = symboliser_new(&so);
+	free(cache_dir);
 	if (!c.sym)
 		return EXIT_FATAL;
 	if (optind < argc) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "symbolise/binary.h"
+#include "symbolise/index.h"
 #include "symbolise/symbolise.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -42,6 +43,9 @@ struct symboliser {
 	size_t nr_files, alloc_files;
 	struct mod_binary *mods;
 	size_t nr_mods, alloc_mods;
+	/* binaries without a valid index yet (symboliser_free() builds) */
+	struct sym_index_job *jobs;
+	size_t nr_jobs, alloc_jobs;
 	struct symbolise_stats stats;
 };
 
@@ -56,11 +60,29 @@ static bool same_build_id(const char *a, const char *b)
 	return !strcasecmp(a, b);
 }
 
+/* b from its DWARF, where an index would help: index it at the end */
+static struct sym_binary *want_index(struct symboliser *s,
+				     struct sym_binary *b)
+{
+	size_t i;
+
+	if (!b || !b->index_wanted)
+		return b;
+	for (i = 0; i < s->nr_jobs; i++)
+		if (!strcmp(s->jobs[i].build_id, b->build_id))
+			return b;
+	ALLOC_GROW(s->jobs, s->nr_jobs + 1, s->alloc_jobs);
+	s->jobs[s->nr_jobs].path = xstrdup(b->path);
+	s->jobs[s->nr_jobs].build_id = xstrdup(b->build_id);
+	s->nr_jobs++;
+	return b;
+}
+
 /* s->vmlinux, if usable; -1 when a required one cannot be read. */
 static int open_vmlinux(struct symboliser *s)
 {
 	const char *path = s->opts.vmlinux, *err = NULL;
-	struct sym_binary *b = sym_binary_open(path, &err);
+	struct sym_binary *b = sym_binary_open(path, s->opts.cache_dir, &err);
 
 	if (!b) {
 		if (s->opts.vmlinux_required)
@@ -83,7 +105,7 @@ static int open_vmlinux(struct symboliser *s)
 	if (!sym_binary_has_dwarf(b) && !s->opts.quiet)
 		warning("vmlinux '%s' has no DWARF: functions only, no file:line",
 			path);
-	s->vmlinux = b;
+	s->vmlinux = want_index(s, b);
 	return 0;
 }
 
@@ -95,11 +117,28 @@ struct symboliser *symboliser_new(const struct symbolise_opts *opts)
 	s->opts.vmlinux = opt_strdup(opts->vmlinux);
 	s->opts.modules_dir = opt_strdup(opts->modules_dir);
 	s->opts.build_id = opt_strdup(opts->build_id);
+	s->opts.cache_dir = opt_strdup(opts->cache_dir);
 	if (s->opts.vmlinux && open_vmlinux(s)) {
 		symboliser_free(s);
 		return NULL;
 	}
 	return s;
+}
+
+static void build_indexes(struct symboliser *s)
+{
+	const char *err = NULL;
+
+	if (s->nr_jobs && !sym_index_build_background(s->opts.cache_dir,
+						      s->jobs, s->nr_jobs,
+						      &err) && !s->opts.quiet)
+		warning("unable to create cache directory '%s': %s",
+			s->opts.cache_dir, err);
+	for (size_t i = 0; i < s->nr_jobs; i++) {
+		free(s->jobs[i].path);
+		free(s->jobs[i].build_id);
+	}
+	free(s->jobs);
 }
 
 void symboliser_free(struct symboliser *s)
@@ -108,6 +147,7 @@ void symboliser_free(struct symboliser *s)
 
 	if (!s)
 		return;
+	build_indexes(s);
 	sym_binary_free(s->vmlinux);
 	for (i = 0; i < s->nr_files; i++) {
 		free(s->files[i].name);
@@ -124,6 +164,7 @@ void symboliser_free(struct symboliser *s)
 	free((char *)s->opts.vmlinux);
 	free((char *)s->opts.modules_dir);
 	free((char *)s->opts.build_id);
+	free((char *)s->opts.cache_dir);
 	free(s);
 }
 
@@ -256,7 +297,8 @@ static struct sym_binary *open_module(struct symboliser *s,
 		found = true;
 		b = m->layout.nr ? open_loaded(s, m, s->files[i].path) : NULL;
 		if (!b)
-			b = sym_binary_open(s->files[i].path, &err);
+			b = sym_binary_open(s->files[i].path,
+					    s->opts.cache_dir, &err);
 		if (!b) {
 			why = err;
 			continue;
@@ -279,7 +321,7 @@ static struct sym_binary *open_module(struct symboliser *s,
 		warning("module '%s' %s in '%s' (%s); its frames stay unsymbolised",
 			name, found ? "unusable" : "not found",
 			s->opts.modules_dir, why);
-	return best;
+	return want_index(s, best);
 }
 
 /* The entry of module @name (any spelling), added if new. */

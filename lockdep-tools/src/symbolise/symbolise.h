@@ -62,6 +62,12 @@ struct symbolise_opts {
 	/* no warnings on stderr (the counts are still in the stats) */
 	bool quiet;
 	/*
+	 * Directory of the symbol index cache (see symboliser_new()), or
+	 * NULL for none (the tools: symbolise_cache_dir(), or NULL with
+	 * --no-cache).
+	 */
+	const char *cache_dir;
+	/*
 	 * The user named this vmlinux: one that cannot be read (missing,
 	 * not an ELF file) is an error, not a warning. A build id other
 	 * than build_id is still only warned about.
@@ -97,9 +103,30 @@ struct symboliser;
  * opts->build_id is warned about here and its frames stay as they are.
  * NULL only with opts->vmlinux_required, after error() said why the
  * vmlinux cannot be read. The strings in opts are copied.
+ *
+ * With opts->cache_dir, a vmlinux or module (opened by name, not at its
+ * load addresses) that has a build id and DWARF of its own is read from
+ * its index in cache_dir (BUILD_ID.idx) when a valid one is there: the
+ * same answers without reading the DWARF. One that is missing, of
+ * another build or damaged is (re)built by symboliser_free().
  */
 struct symboliser *symboliser_new(const struct symbolise_opts *opts);
+
+/*
+ * Frees s. The indexes s found missing are built in a detached
+ * background process, which holds cache_dir/BUILD_ID.lock (flock) while
+ * it works; this returns at once. A cache_dir that cannot be created is
+ * warned about (unless quiet).
+ */
 void symboliser_free(struct symboliser *s);
+
+/*
+ * The cache directory for a tool's --cache=@dir (NULL: not given), as
+ * symbolise_opts.cache_dir wants it (allocated): @dir, else
+ * $XDG_CACHE_HOME/lockdep-tools, else $HOME/.cache/lockdep-tools; NULL
+ * when neither variable is an absolute path.
+ */
+char *symbolise_cache_dir(const char *dir);
 
 /*
  * True when vmlinux was opened and matches: bare addresses and vmlinux

@@ -13,7 +13,12 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 BIN=${BIN:-$TOP/build/bin}
 CORPUS=${CORPUS:-$TOP/../shared/corpus}
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/ldt-test.XXXXXX")
-trap 'rm -rf "$TRASH"' EXIT
+# The tools' symbol index cache (lockdep-symbolise(1)): a scratch one,
+# never the user's. Its background builders end before it is removed.
+export XDG_CACHE_HOME=$TRASH/.cache
+trap 'for l in "$XDG_CACHE_HOME"/lockdep-tools/*.lock; do
+	[ -e "$l" ] && flock "$l" true
+done; rm -rf "$TRASH"' EXIT
 _n=0
 _failed=0
 

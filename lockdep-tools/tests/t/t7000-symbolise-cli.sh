@@ -131,6 +131,102 @@ test_expect_success 'a --vmlinux that cannot be read is an error naming it (2)' 
 	done
 '
 
+# The symbol index cache. sym: the tool against the test binary, all of
+# its code as return addresses and as PCs; wait_index DIR: the background
+# build of the binary's index in DIR is over.
+id=$(readelf -n "$TRASH/vmlinux" 2>/dev/null | sed -n 's/^ *Build ID: //p')
+sym() {
+	"$BIN/lockdep-symbolise" -e "$TRASH/vmlinux" -k 0 "$@" <"$TRASH/addrs"
+	"$BIN/lockdep-symbolise" -e "$TRASH/vmlinux" -k 0 --pc "$@" <"$TRASH/addrs"
+}
+wait_index() { flock "$1/$id.lock" true && test -s "$1/$id.idx"; }
+
+test_expect_success 'cache: the first run answers as --no-cache, then the index is built' '
+	test -n "$id" &&
+	for a in $(seq $((0x$outer)) $((0x$outer + 0x80))); do
+		printf "0x%x\n" $a
+	done >addrs &&
+	{ sym --no-cache >expect 2>/dev/null || :; } &&
+	grep -q "leaf t.c:4 \[inline\]" expect &&
+	{ sym --cache="$TRASH/c" >cold 2>/dev/null || :; } &&
+	test_cmp expect cold &&
+	wait_index "$TRASH/c" &&
+	cp "$TRASH/c/$id.idx" "$TRASH/good.idx"
+'
+
+test_expect_success 'cache: a warm run answers from the index, the same' '
+	{ sym --cache="$TRASH/c" >warm 2>err || :; } &&
+	test_cmp expect warm &&
+	test "$(grep -c "frames symbolised" err)" = 2 &&
+	cmp "$TRASH/good.idx" "$TRASH/c/$id.idx"
+'
+
+test_expect_success 'cache: a damaged, truncated or stale index is refused and rebuilt' '
+	mkdir -p other &&
+	sed "s/return x \* x;/return x + x;/" "$TRASH/ext.c" >other/ext.c &&
+	(cd other && ${CC:-cc} -g -O2 -fno-pie -no-pie -static -nostdlib \
+		-Wl,--build-id -o vmlinux "$TRASH/t.c" ext.c) &&
+	"$BIN/lockdep-symbolise" --cache="$TRASH/o" -e other/vmlinux \
+		"outer+0x1/0x2" >/dev/null 2>&1 || : &&
+	other=$(readelf -n other/vmlinux | sed -n "s/^ *Build ID: //p") &&
+	flock "$TRASH/o/$other.lock" true &&
+	size=$(wc -c <"$TRASH/good.idx") &&
+	for damage in "head -c 100" "head -c $((size - 1))" "head -c 0" \
+		      "sed s/t\.c/u.c/" "tr a-f A-F" "cat $TRASH/o/$other.idx"; do
+		$damage <"$TRASH/good.idx" >"$TRASH/c/$id.idx" 2>/dev/null &&
+		! cmp -s "$TRASH/good.idx" "$TRASH/c/$id.idx" &&
+		{ sym --cache="$TRASH/c" >out 2>/dev/null || :; } &&
+		test_cmp expect out &&
+		wait_index "$TRASH/c" &&
+		cmp "$TRASH/good.idx" "$TRASH/c/$id.idx" ||
+		{ echo "damage: $damage"; return 1; }
+	done
+'
+
+test_expect_success 'cache: --no-cache writes nothing; the default is XDG_CACHE_HOME, else HOME' '
+	XDG_CACHE_HOME="$TRASH/x1" sym --no-cache >out 2>/dev/null || :
+	test_cmp expect out &&
+	test ! -e "$TRASH/x1" &&
+	{ XDG_CACHE_HOME="$TRASH/x2" sym >out 2>/dev/null || :; } &&
+	wait_index "$TRASH/x2/lockdep-tools" &&
+	{ (unset XDG_CACHE_HOME && HOME="$TRASH/h" sym) >out 2>/dev/null || :; } &&
+	wait_index "$TRASH/h/.cache/lockdep-tools" &&
+	XDG_CACHE_HOME="$TRASH/x2" sym >out 2>/dev/null || :
+	test_cmp expect out
+'
+
+test_expect_success 'cache: a directory that cannot be created is warned about, answers stay' '
+	{ sym --cache=/dev/null/c >out 2>err || :; } &&
+	test_cmp expect out &&
+	grep "warning: unable to create cache directory '"'"'/dev/null/c'"'"'" err
+'
+
+test_expect_success 'cache: runs in parallel build the index once and agree' '
+	for i in 1 2 3 4; do
+		{ sym --cache="$TRASH/p" >par.$i 2>/dev/null || :; } &
+	done &&
+	wait &&
+	wait_index "$TRASH/p" &&
+	for i in 1 2 3 4; do test_cmp expect par.$i || return 1; done &&
+	cmp "$TRASH/good.idx" "$TRASH/p/$id.idx" &&
+	test "$(ls "$TRASH/p")" = "$(printf "%s\n" "$id.idx" "$id.lock")"
+'
+
+test_expect_success 'cache: lockdep-report --cache and --no-cache' '
+	off=$(printf "0x%x" $((0x$call + 5 - 0x$outer))) &&
+	size=$(nm -S "$TRASH/vmlinux" | awk "\$4 == \"outer\" { print \$2 }") &&
+	sed "s/\] [a-z_.0-9]*+0x[0-9a-f]*\/0x[0-9a-f]*\$/] outer+$off\/0x$size/" \
+		"$CORPUS/026-suspicious-rcu.txt" >rcu.log &&
+	XDG_CACHE_HOME="$TRASH/r0" "$BIN/lockdep-report" --no-cache \
+		--vmlinux="$TRASH/vmlinux" rcu.log >expect.r &&
+	test ! -e "$TRASH/r0" &&
+	grep -q "leaf t.c:4 \[inline\]" expect.r &&
+	"$BIN/lockdep-report" --cache="$TRASH/r" --vmlinux="$TRASH/vmlinux" rcu.log >cold.r &&
+	wait_index "$TRASH/r" &&
+	"$BIN/lockdep-report" --cache="$TRASH/r" --vmlinux="$TRASH/vmlinux" rcu.log >warm.r &&
+	test_cmp expect.r cold.r && test_cmp expect.r warm.r
+'
+
 test_expect_success 'usage errors: 64' '
 	for args in "" "-e x -k zz" "--bogus"; do
 		rc=0 &&

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The index cache directory: which files may be indexed, where their
+ * indexes live, and building them in the background of the first run.
+ *
+ * The first run of a binary must not be slower than without a cache, so
+ * it answers from the DWARF as before and hands the index build to a
+ * detached process when the symboliser is freed (its answers are given
+ * by then). That process closes every inherited descriptor (a socket or
+ * pipe of the caller's would otherwise stay open in it), opens the file
+ * afresh and writes the index atomically (index-file.c). Two runs that
+ * both miss build it once: the first takes @dir/BUILD_ID.lock (flock,
+ * before it forks, so a waiter sees the build as soon as the run ends),
+ * the second finds it taken and leaves the build to it.
+ */
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "symbolise/binary.h"
+#include "symbolise/index.h"
+#include "symbolise/symbolise.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+char *sym_index_path(const char *dir, const char *build_id, const char *ext)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/%s%s", dir, build_id, ext);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *symbolise_cache_dir(const char *dir)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (dir)
+		return xstrdup(dir);
+
+	/* the XDG base directory spec: a relative path is to be ignored */
+	if (xdg && *xdg == '/')
+		strbuf_addf(&sb, "%s/lockdep-tools", xdg);
+	else if (home && *home == '/')
+		strbuf_addf(&sb, "%s/.cache/lockdep-tools", home);
+	else
+		return NULL;
+	return strbuf_detach(&sb, NULL);
+}
+
+bool sym_file_identity(const char *path, char **build_id, bool *own_dwarf)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const unsigned char *bits;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	ssize_t len;
+	Elf *elf;
+
+	*build_id = NULL;
+	*own_dwarf = false;
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	elf = dwelf_elf_begin(fd);
+	if (!elf || elf_kind(elf) != ELF_K_ELF ||
+	    elf_getshdrstrndx(elf, &shstrndx)) {
+		elf_end(elf);
+		close(fd);
+		return false;
+	}
+	len = dwelf_elf_gnu_build_id(elf, (const void **)&bits);
+	if (len > 0 && len <= ELF_NOTES_MAX_BUILD_ID) {
+		*build_id = xmalloc(2 * (size_t)len + 1);
+		for (ssize_t i = 0; i < len; i++)
+			sprintf(*build_id + 2 * i, "%02x", bits[i]);
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
+		    !shdr.sh_size)
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (name && !strcmp(name, ".debug_info"))
+			*own_dwarf = true;
+	}
+	elf_end(elf);
+	close(fd);
+	return true;
+}
+
+static bool make_dir(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool ok = true;
+
+	strbuf_addstr(&sb, dir);
+	for (char *p = sb.buf + 1; ok; p++) {
+		char c = *p;
+
+		if (c && c != '/')
+			continue;
+		*p = '\0';
+		ok = !mkdir(sb.buf, 0777) || errno == EEXIST;
+		*p = c;
+		if (!c)
+			break;
+	}
+	strbuf_release(&sb);
+	return ok;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* In the detached process: everything but stdio (to /dev/null) and @keep. */
+static void close_inherited(int *keep, size_t nr)
+{
+	int fd = open("/dev/null", O_RDWR), low = 3;
+
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	qsort(keep, nr, sizeof(*keep), cmp_int);
+	for (size_t i = 0; i <= nr; i++) {
+		int high = i < nr ? keep[i] - 1 : ~0;
+
+		if (high >= low)
+			close_range((unsigned int)low, (unsigned int)high, 0);
+		if (i < nr)
+			low = keep[i] + 1;
+	}
+}
+
+static void build_jobs(const char *dir, const struct sym_index_job *jobs,
+		       const bool *locked, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		const char *err;
+		struct sym_binary *b;
+
+		if (!locked[i])
+			continue;
+		b = sym_binary_open(jobs[i].path, NULL, &err);
+		if (b && b->build_id && !strcmp(b->build_id, jobs[i].build_id))
+			sym_index_build(b, dir);
+		sym_binary_free(b);
+	}
+}
+
+bool sym_index_build_background(const char *dir,
+				const struct sym_index_job *jobs, size_t nr,
+				const char **err)
+{
+	int *fds = xcalloc(nr + 1, sizeof(*fds));
+	bool *locked = xcalloc(nr + 1, sizeof(*locked));
+	size_t nr_locked = 0;
+	pid_t pid;
+
+	if (!make_dir(dir)) {
+		*err = strerror(errno);
+		free(fds);
+		free(locked);
+		return false;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		char *lock = sym_index_path(dir, jobs[i].build_id, ".lock");
+		int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+
+		free(lock);
+		if (fd < 0)
+			continue;
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			close(fd);	/* being built by another process */
+			continue;
+		}
+		locked[i] = true;
+		fds[nr_locked++] = fd;
+	}
+	/* a child that forks the builder and exits: nothing to reap later */
+	pid = nr_locked ? fork() : -1;
+	if (pid == 0) {
+		if (fork() == 0) {
+			setsid();
+			close_inherited(fds, nr_locked);
+			build_jobs(dir, jobs, locked, nr);
+		}
+		_exit(0);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	for (size_t i = 0; i < nr_locked; i++)
+		close(fds[i]);
+	free(fds);
+	free(locked);
+	return true;
+}

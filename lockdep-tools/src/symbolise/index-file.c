@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The index file (index.h): written atomically, mapped and checked
+ * before use, and the lookups on a mapped one.
+ *
+ * A cache file is not trusted: it may be truncated (a full disk), of
+ * another version or build, damaged, or written by anyone who can write
+ * the cache directory. Every check of index.h (1) and (2) is made once,
+ * when the file is mapped, so the lookups need none: a file failing one
+ * is never used, and its binary is read from its DWARF as without a
+ * cache (and the file rebuilt).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "symbolise/binary.h"
+#include "symbolise/index.h"
+#include "util/xalloc.h"
+
+struct sym_index {
+	void *map;
+	size_t size;
+	const struct sym_index_sym *syms;
+	const uint32_t *by_name;
+	const uint64_t *starts;
+	const struct sym_index_val *vals;
+	const struct sym_index_inl *inls;
+	const char *strings;
+	size_t nr[SYM_IX_NR];
+	/*
+	 * starts[k * SAMPLE], in memory: the lookup's first search stays
+	 * in the CPU cache, the second reads a few lines of starts[].
+	 */
+	uint64_t *sample;
+	size_t nr_sample;
+};
+
+#define SAMPLE 32
+
+static const size_t elem_size[SYM_IX_NR] = {
+	[SYM_IX_SYMS] = sizeof(struct sym_index_sym),
+	[SYM_IX_BY_NAME] = sizeof(uint32_t),
+	[SYM_IX_STARTS] = sizeof(uint64_t),
+	[SYM_IX_VALS] = sizeof(struct sym_index_val),
+	[SYM_IX_INLS] = sizeof(struct sym_index_inl),
+	[SYM_IX_STRINGS] = 1,
+};
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* crc32 of @size bytes at @p, its header's crc field taken as 0 */
+static uint32_t file_crc(const unsigned char *p, size_t size)
+{
+	const size_t at = offsetof(struct sym_index_header, crc);
+	static const unsigned char zero[4];
+	uLong crc = crc32_z(0, p, at);
+
+	crc = crc32_z(crc, zero, sizeof(zero));
+	return (uint32_t)crc32_z(crc, p + at + 4, size - at - 4);
+}
+
+static bool write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		c += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+bool sym_index_write(const struct sym_index_image *img, const char *dir)
+{
+	struct sym_index_header h = img->h;
+	size_t off = align8(sizeof(h)), i;
+	unsigned char *buf;
+	char *path, *tmp;
+	bool ok = false;
+	int fd;
+
+	memcpy(h.magic, SYM_INDEX_MAGIC, sizeof(h.magic));
+	h.version = SYM_INDEX_VERSION;
+	for (i = 0; i < SYM_IX_NR; i++) {
+		h.table[i].off = off;
+		off = align8(off + h.table[i].nr * elem_size[i]);
+	}
+	h.size = off;
+	h.crc = 0;
+	buf = xcalloc(1, off);
+	memcpy(buf, &h, sizeof(h));
+	for (i = 0; i < SYM_IX_NR; i++)
+		if (h.table[i].nr)
+			memcpy(buf + h.table[i].off, img->table[i],
+			       h.table[i].nr * elem_size[i]);
+	h.crc = file_crc(buf, off);
+	memcpy(buf + offsetof(struct sym_index_header, crc), &h.crc,
+	       sizeof(h.crc));
+
+	path = sym_index_path(dir, h.build_id, ".idx");
+	tmp = sym_index_path(dir, h.build_id, ".idx.tmpXXXXXX");
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd >= 0) {
+		ok = write_all(fd, buf, off);
+		ok = !close(fd) && ok && !rename(tmp, path);
+		if (!ok)
+			unlink(tmp);
+	}
+	free(buf);
+	free(path);
+	free(tmp);
+	return ok;
+}
+
+/* (2): a string offset inside the strings, or SYM_IX_NONE when allowed */
+static bool good_string(const struct sym_index *ix, uint32_t s, bool none)
+{
+	return s < ix->nr[SYM_IX_STRINGS] || (none && s == SYM_IX_NONE);
+}
+
+static bool check_tables(struct sym_index *ix)
+{
+	const struct sym_index_header *h = ix->map;
+	size_t i;
+
+	for (i = 0; i < SYM_IX_NR; i++) {
+		uint64_t off = h->table[i].off, nr = h->table[i].nr;
+
+		if (off % 8 || off < sizeof(*h) || off > ix->size ||
+		    nr > (ix->size - off) / elem_size[i])
+			return false;
+		ix->nr[i] = nr;
+	}
+	ix->syms = (const void *)((char *)ix->map + h->table[SYM_IX_SYMS].off);
+	ix->by_name = (const void *)((char *)ix->map +
+				     h->table[SYM_IX_BY_NAME].off);
+	ix->starts = (const void *)((char *)ix->map +
+				    h->table[SYM_IX_STARTS].off);
+	ix->vals = (const void *)((char *)ix->map + h->table[SYM_IX_VALS].off);
+	ix->inls = (const void *)((char *)ix->map + h->table[SYM_IX_INLS].off);
+	ix->strings = (const char *)ix->map + h->table[SYM_IX_STRINGS].off;
+	return ix->nr[SYM_IX_STRINGS] &&
+	       !ix->strings[ix->nr[SYM_IX_STRINGS] - 1] &&
+	       ix->nr[SYM_IX_BY_NAME] == ix->nr[SYM_IX_SYMS] &&
+	       ix->nr[SYM_IX_VALS] == ix->nr[SYM_IX_STARTS];
+}
+
+static bool check_entries(const struct sym_index *ix)
+{
+	size_t i;
+
+	for (i = 0; i < ix->nr[SYM_IX_SYMS]; i++)
+		if (!good_string(ix, ix->syms[i].name, false) ||
+		    ix->by_name[i] >= ix->nr[SYM_IX_SYMS])
+			return false;
+	for (i = 0; i < ix->nr[SYM_IX_INLS]; i++) {
+		const struct sym_index_inl *l = &ix->inls[i];
+
+		if (!good_string(ix, l->func, false) ||
+		    !good_string(ix, l->file, true) ||
+		    (l->next != SYM_IX_NONE && l->next >= i))
+			return false;
+	}
+	for (i = 0; i < ix->nr[SYM_IX_STARTS]; i++) {
+		const struct sym_index_val *v = &ix->vals[i];
+
+		if ((i && ix->starts[i] <= ix->starts[i - 1]) ||
+		    !good_string(ix, v->file, true) ||
+		    (v->inl != SYM_IX_NONE && v->inl != SYM_IX_NO_UNIT &&
+		     v->inl >= ix->nr[SYM_IX_INLS]))
+			return false;
+	}
+	return true;
+}
+
+/* index.h (1) and (2) */
+static bool check(struct sym_index *ix, const char *build_id)
+{
+	const struct sym_index_header *h = ix->map;
+
+	if (ix->size < sizeof(*h) || memcmp(h->magic, SYM_INDEX_MAGIC, 8) ||
+	    h->version != SYM_INDEX_VERSION || h->size != ix->size ||
+	    !memchr(h->build_id, '\0', sizeof(h->build_id)) ||
+	    strcasecmp(h->build_id, build_id))
+		return false;
+	return file_crc(ix->map, ix->size) == h->crc && check_tables(ix) &&
+	       check_entries(ix);
+}
+
+struct sym_index *sym_index_open(const char *dir, const char *build_id)
+{
+	char *path = sym_index_path(dir, build_id, ".idx");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct sym_index *ix;
+	struct stat st;
+	void *map;
+
+	free(path);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (unsigned long long)st.st_size > SIZE_MAX) {
+		close(fd);
+		return NULL;
+	}
+	/* private: a writer truncating the file in place cannot change it */
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return NULL;
+	ix = xcalloc(1, sizeof(*ix));
+	ix->map = map;
+	ix->size = (size_t)st.st_size;
+	if (!check(ix, build_id)) {
+		sym_index_close(ix);
+		return NULL;
+	}
+	ix->nr_sample = (ix->nr[SYM_IX_STARTS] + SAMPLE - 1) / SAMPLE;
+	ix->sample = xmalloc((ix->nr_sample + 1) * sizeof(*ix->sample));
+	for (size_t k = 0; k < ix->nr_sample; k++)
+		ix->sample[k] = ix->starts[k * SAMPLE];
+	return ix;
+}
+
+void sym_index_close(struct sym_index *ix)
+{
+	if (!ix)
+		return;
+	munmap(ix->map, ix->size);
+	free(ix->sample);
+	free(ix);
+}
+
+void sym_index_symbols(const struct sym_index *ix, struct sym_binary *b)
+{
+	size_t nr = ix->nr[SYM_IX_SYMS];
+
+	b->syms = xcalloc(nr ? nr : 1, sizeof(*b->syms));
+	b->by_name = xcalloc(nr ? nr : 1, sizeof(*b->by_name));
+	for (size_t i = 0; i < nr; i++) {
+		b->syms[i].name = ix->strings + ix->syms[i].name;
+		b->syms[i].addr = ix->syms[i].addr;
+		b->syms[i].size = ix->syms[i].size;
+		b->syms[i].span = ix->syms[i].span;
+	}
+	for (size_t i = 0; i < nr; i++)
+		b->by_name[i] = &b->syms[ix->by_name[i]];
+	b->nr_syms = nr;
+}
+
+static char *string_or_null(const struct sym_index *ix, uint32_t s)
+{
+	return s == SYM_IX_NONE ? NULL : xstrdup(ix->strings + s);
+}
+
+bool sym_index_source(const struct sym_index *ix, unsigned long long pc,
+		      struct ldr_frame *f)
+{
+	size_t lo = 0, hi = ix->nr_sample, alloc = 0;
+	const struct sym_index_val *v;
+
+	while (lo < hi) {	/* first sample above pc */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->sample[mid] <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the first range starting above pc is in the sample before it */
+	hi = lo * SAMPLE < ix->nr[SYM_IX_STARTS] ? lo * SAMPLE :
+						ix->nr[SYM_IX_STARTS];
+	lo = lo ? (lo - 1) * SAMPLE : 0;
+	while (lo < hi) {	/* first range starting above pc */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->starts[mid] <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || ix->vals[lo - 1].inl == SYM_IX_NO_UNIT)
+		return false;	/* as without a unit: f untouched */
+	v = &ix->vals[lo - 1];
+	sym_frame_clear_source(f);
+	for (uint32_t k = v->inl; k != SYM_IX_NONE; k = ix->inls[k].next) {
+		ALLOC_GROW(f->inl, f->nr_inl + 1, alloc);
+		f->inl[f->nr_inl].func = xstrdup(ix->strings + ix->inls[k].func);
+		f->inl[f->nr_inl].file = string_or_null(ix, ix->inls[k].file);
+		f->inl[f->nr_inl].line = ix->inls[k].line;
+		f->nr_inl++;
+	}
+	f->file = string_or_null(ix, v->file);
+	f->line = v->line;
+	return f->file != NULL;
+}
