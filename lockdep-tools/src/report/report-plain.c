@@ -8,15 +8,22 @@
 
 #include "report/report-print.h"
 
+static bool unsafe(unsigned char c)
+{
+	return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
 void report_print_safe(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = *s;
+	while (s && *s) {
+		size_t n = 0;
 
-		if ((c < 0x20 && c != '\t') || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
+		while (s[n] && !unsafe((unsigned char)s[n]))
+			n++;
+		fwrite(s, 1, n, out);	/* runs, not bytes: symbolise prints many */
+		s += n;
+		if (*s)
+			fprintf(out, "\\x%02x", (unsigned char)*s++);
 	}
 }
 
