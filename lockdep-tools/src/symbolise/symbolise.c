@@ -147,7 +147,6 @@ void symboliser_free(struct symboliser *s)
 
 	if (!s)
 		return;
-	build_indexes(s);
 	sym_binary_free(s->vmlinux);
 	for (i = 0; i < s->nr_files; i++) {
 		free(s->files[i].name);
@@ -161,6 +160,8 @@ void symboliser_free(struct symboliser *s)
 		free(s->mods[i].build_id);
 	}
 	free(s->mods);
+	/* last: the DWARF is unmapped, so the fork copies little */
+	build_indexes(s);
 	free((char *)s->opts.vmlinux);
 	free((char *)s->opts.modules_dir);
 	free((char *)s->opts.build_id);
