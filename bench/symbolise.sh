@@ -3,14 +3,22 @@
 #
 # Symbolisation benchmark: N addresses (default 100000) drawn at random
 # from the code of the real vmlinux, symbolised with inline frames by
-#   lockdep-symbolise  (ours; once from a file = batched, once from a
-#                       pipe = one answer per line, as a co-process)
+#   lockdep-symbolise  (ours) cold: no symbol index yet, answers from the
+#                      DWARF and builds the index in the background
+#                      (lockdep-symbolise(1), CACHE); warm: maps the index;
+#                      warm from a pipe: one answer per line (co-process)
 #   addr2line -afi     (binutils, ONE process fed all addresses)
 #   llvm-symbolizer    (one process fed all addresses)
-# The answers are compared (innermost function + file:line of every
-# inline level), and wall time, CPU time and peak RSS (/usr/bin/time -v)
-# are printed with the ratios peer/ours. Not a test: nothing here fails
-# on speed. Full outputs in $BUILD/logs/bench-symbolise/.
+# Our runs must answer byte for byte alike (and like --no-cache); the
+# peers' answers are compared (innermost function + file:line of every
+# inline level) and must agree on at least AGREE percent (default 97) of
+# the addresses, the rest being the known differences below. Wall time,
+# CPU time and peak RSS (/usr/bin/time -v) are printed with the ratios
+# peer/ours, and the index's size per MB of DWARF. Nothing fails on
+# speed; a tool that fails, or answers that disagree, exit 1. Full
+# outputs in $BUILD/logs/bench-symbolise/.
+#
+# BENCH_SMALL=1: N=2000 (seconds), the same runs and checks.
 #
 # Known differences (6.1 vmlinux, DWARF 5, gcc 12, binutils 2.40, LLVM 14):
 #  - several symbols at one address (functions merged by identical code
@@ -22,27 +30,32 @@
 #  - code with a line table row of line 0: ours prints ??:0.
 #
 # Environment: BUILD (default build/), BIN (default $BUILD/bin),
-# VMLINUX (default $BUILD/linux/vmlinux), N, SEED.
+# VMLINUX (default $BUILD/linux/vmlinux), N, SEED, AGREE, BENCH_SMALL.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 BIN=${BIN:-$BUILD/bin}
 VMLINUX=${VMLINUX:-$BUILD/linux/vmlinux}
-N=${N:-100000}
+if [ "${BENCH_SMALL:-}" = 1 ]; then N=${N:-2000}; else N=${N:-100000}; fi
+AGREE=${AGREE:-97}
 SEED=${SEED:-1}
 LOG=$BUILD/logs/bench-symbolise
 LLVM_SYMBOLIZER=${LLVM_SYMBOLIZER:-$(command -v llvm-symbolizer ||
 	command -v llvm-symbolizer-14 || true)}
 
 die() { echo "bench/symbolise: $*" >&2; exit 2; }
+fail() { echo "bench/symbolise: FAILED: $*" >&2; failed=1; }
+failed=0
 [ -r "$VMLINUX" ] || die "no vmlinux at '$VMLINUX' (run 'make kernel')"
 [ -x "$BIN/lockdep-symbolise" ] || die "no '$BIN/lockdep-symbolise' (run 'make tools')"
 [ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
 command -v addr2line >/dev/null || die "addr2line missing (apt-get install binutils)"
+command -v flock >/dev/null || die "flock missing (apt-get install util-linux)"
 mkdir -p "$LOG"
-# the build directory, as DWARF names it: peers print absolute paths
-SRCDIR=$(cd "$(dirname "$VMLINUX")" && pwd)
+CACHE=$LOG/cache
+BUILD_ID=$(readelf -n "$VMLINUX" | sed -n 's/^ *Build ID: //p' | head -n 1)
+[ -n "$BUILD_ID" ] || die "'$VMLINUX' has no build id"
 
 # Random addresses inside sized code symbols, deterministic for a SEED.
 # mawk has 53-bit doubles, so only the low 7 hex digits are arithmetic.
@@ -65,12 +78,15 @@ END {
 	}
 }' >"$LOG/addrs"
 
-# run NAME OUT CMD...: stdin from $LOG/addrs, times into $LOG/NAME.time
+# run NAME CMD...: stdin from $LOG/addrs, stdout to $LOG/NAME.out, times
+# into $LOG/NAME.time; exit 0, or 1 (some frames unsymbolised) for ours
 run() {
-	local name=$1 out=$2
-	shift 2
-	/usr/bin/time -v -o "$LOG/$name.time" "$@" <"$LOG/addrs" >"$out" \
-		2>"$LOG/$name.err" || true
+	local name=$1 rc=0
+	shift
+	/usr/bin/time -v -o "$LOG/$name.time" "$@" <"$LOG/addrs" \
+		>"$LOG/$name.out" 2>"$LOG/$name.err" || rc=$?
+	[ "$rc" -le 1 ] && [ -s "$LOG/$name.out" ] ||
+		fail "$name exited $rc (see $LOG/$name.err)"
 }
 field() { sed -n "s/^[[:space:]]*$2: //p" "$LOG/$1.time"; }
 # wall seconds from "h:mm:ss" or "m:ss.ss"
@@ -80,17 +96,30 @@ cpu() { echo "$(field "$1" 'User time (seconds)') $(field "$1" 'System time (sec
 	awk '{ print $1 + $2 }'; }
 rss() { echo $(($(field "$1" 'Maximum resident set size (kbytes)') / 1024)); }
 
+ours=("$BIN/lockdep-symbolise" --vmlinux="$VMLINUX" --kaslr-offset=0 --pc)
 echo "bench/symbolise: $N addresses from $VMLINUX"
-run ours "$LOG/ours.out" "$BIN/lockdep-symbolise" --vmlinux="$VMLINUX" \
-	--kaslr-offset=0 --pc
+run nocache "${ours[@]}" --no-cache
+rm -rf "$CACHE"
+run ours "${ours[@]}" --cache="$CACHE"
+# the index is built in the background of the cold run: wait for it
+start=$(date +%s.%N)
+flock "$CACHE/$BUILD_ID.lock" true 2>/dev/null ||
+	fail "no index build started in $CACHE"
+build_s=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.2f", $2 - $1 }')
+[ -s "$CACHE/$BUILD_ID.idx" ] || fail "no index in $CACHE after the cold run"
+run warm "${ours[@]}" --cache="$CACHE"
 # the same through a pipe: one answer per line, as a co-process
 /usr/bin/time -v -o "$LOG/ours-pipe.time" sh -c \
-	"cat '$LOG/addrs' | '$BIN/lockdep-symbolise' --vmlinux='$VMLINUX' --kaslr-offset=0 --pc" \
+	"cat '$LOG/addrs' | '$BIN/lockdep-symbolise' --vmlinux='$VMLINUX' --kaslr-offset=0 --pc --cache='$CACHE'" \
 	>"$LOG/ours-pipe.out" 2>"$LOG/ours-pipe.err" || true
-run addr2line "$LOG/addr2line.out" addr2line -afi -e "$VMLINUX"
+for r in ours warm ours-pipe; do
+	cmp -s "$LOG/nocache.out" "$LOG/$r.out" ||
+		fail "$r answers differ from --no-cache ($LOG/$r.out)"
+done
+run addr2line addr2line -afi -e "$VMLINUX"
 peers="addr2line"
 if [ -n "$LLVM_SYMBOLIZER" ]; then
-	run llvm "$LOG/llvm.out" "$LLVM_SYMBOLIZER" --obj="$VMLINUX" --inlining
+	run llvm "$LLVM_SYMBOLIZER" --obj="$VMLINUX" --inlining
 	peers="$peers llvm"
 else
 	echo "bench/symbolise: llvm-symbolizer not found (apt-get install llvm-14), skipped"
@@ -99,44 +128,71 @@ fi
 # One record per address: "func file:line;..." innermost first. Names
 # lose GCC clone suffixes (.isra.0, .constprop.0, .cold: the symbol table
 # has them, DWARF does not); paths lose the build directory.
-norm_path() { sed -e "s|$SRCDIR/||g" -e 's|\./||g' -e 's|??:?|??:0|g'; }
 awk '{
 	inl = sub(/ \[inline\]$/, "")
 	loc = $NF; f = $1; sub(/\+0x.*/, "", f); sub(/\..*/, "", f)
 	rec = rec (rec == "" ? "" : ";") f " " loc
 	if (!inl) { print rec; rec = "" }
-}' "$LOG/ours.out" | norm_path >"$LOG/ours.rec"
+}' "$LOG/ours.out" >"$LOG/ours.raw"
 awk '/^0x/ { if (NR > 1) print rec; rec = ""; next }
 	{ f = $0; sub(/\..*/, "", f); getline loc; sub(/ \(discriminator.*/, "", loc)
 	  rec = rec (rec == "" ? "" : ";") f " " loc }
-	END { print rec }' "$LOG/addr2line.out" | norm_path >"$LOG/addr2line.rec"
+	END { print rec }' "$LOG/addr2line.out" >"$LOG/addr2line.raw"
 if [ -n "$LLVM_SYMBOLIZER" ]; then
 	awk '/^$/ { print rec; rec = ""; next }
 		{ f = $0; sub(/\..*/, "", f); getline loc; sub(/:[0-9]+$/, "", loc)
-		  rec = rec (rec == "" ? "" : ";") f " " loc }' "$LOG/llvm.out" |
-		norm_path >"$LOG/llvm.rec"
+		  rec = rec (rec == "" ? "" : ";") f " " loc }' "$LOG/llvm.out" \
+		>"$LOG/llvm.raw"
 fi
+# The build directory as DWARF names it: ours prints paths relative to
+# it, addr2line absolute ones; the first address both place in a file
+# tells it.
+SRCDIR=$(paste -d '|' "$LOG/ours.raw" "$LOG/addr2line.raw" | awk -F'|' '!done {
+	o = $1; sub(/.* /, "", o); sub(/:[0-9]+$/, "", o)
+	p = $2; sub(/.* /, "", p); sub(/:[0-9]+$/, "", p)
+	n = length(p) - length(o)
+	if (o != "??" && p ~ /^\// && n > 1 && substr(p, n) == "/" o) {
+		print substr(p, 1, n - 1); done = 1
+	}
+}')
+norm_path() { sed -e "s|${SRCDIR:-//}/||g" -e 's|\./||g' -e 's|??:?|??:0|g'; }
+for r in ours $peers; do
+	norm_path <"$LOG/$r.raw" >"$LOG/$r.rec"
+done
 
 inl=$(grep -c ' \[inline\]$' "$LOG/ours.out" || true)
 withinl=$(grep -c ';' "$LOG/ours.rec" || true)
-cmp -s "$LOG/ours.out" "$LOG/ours-pipe.out" && pipe_same=yes || pipe_same=NO
-echo "  $withinl addresses inside inlined code, $inl inline frames in all; pipe output identical to batch: $pipe_same"
-printf '  %-26s %8s %8s %8s  %s\n' tool "wall s" "cpu s" "RSS MB" "same answers as ours"
-printf '  %-26s %8s %8s %8s  %s\n' "lockdep-symbolise (batch)" "$(wall ours)" "$(cpu ours)" "$(rss ours)" -
-printf '  %-26s %8s %8s %8s  %s\n' "lockdep-symbolise (pipe)" "$(wall ours-pipe)" "$(cpu ours-pipe)" "$(rss ours-pipe)" -
+echo "  $withinl addresses inside inlined code, $inl inline frames in all"
+row() { printf '  %-30s %8s %8s %8s  %s\n' "$@"; }
+row tool "wall s" "cpu s" "RSS MB" "same answers as ours"
+row "lockdep-symbolise --no-cache" "$(wall nocache)" "$(cpu nocache)" "$(rss nocache)" -
+row "lockdep-symbolise cold" "$(wall ours)" "$(cpu ours)" "$(rss ours)" -
+row "lockdep-symbolise warm" "$(wall warm)" "$(cpu warm)" "$(rss warm)" -
+row "lockdep-symbolise warm (pipe)" "$(wall ours-pipe)" "$(cpu ours-pipe)" "$(rss ours-pipe)" -
 for p in $peers; do
 	same=$(paste -d '\n' "$LOG/ours.rec" "$LOG/$p.rec" |
 		awk 'NR % 2 { a = $0; next } { n++; if (a == $0) s++ }
 		     END { printf "%d of %d (%.2f%%)", s, n, n ? 100 * s / n : 0 }')
 	name=$p; [ "$p" = llvm ] && name=llvm-symbolizer; [ "$p" = addr2line ] && name="addr2line -afi"
-	printf '  %-26s %8s %8s %8s  %s\n' "$name" "$(wall $p)" "$(cpu $p)" "$(rss $p)" "$same"
+	row "$name" "$(wall $p)" "$(cpu $p)" "$(rss $p)" "$same"
 	paste -d '|' "$LOG/ours.rec" "$LOG/$p.rec" | awk -F'|' '$1 != $2' \
 		>"$LOG/diff-$p.txt"
+	echo "$same" | awk -v a="$AGREE" '{ gsub(/[(%)]/, "", $4); exit !($4 >= a) }' ||
+		fail "$name agrees on less than $AGREE% ($LOG/diff-$p.txt)"
 done
 for p in $peers; do
-	awk -v p="$p" -v ow="$(wall ours)" -v pw="$(wall $p)" -v oc="$(cpu ours)" \
-		-v pc="$(cpu $p)" -v opw="$(wall ours-pipe)" 'BEGIN {
-		printf "  ratio %s/ours: wall %.1fx (pipe %.1fx), cpu %.1fx\n", p,
-			pw / ow, pw / opw, pc / oc }'
+	awk -v p="$p" -v oc="$(wall ours)" -v ow="$(wall warm)" -v pw="$(wall $p)" \
+		-v occ="$(cpu ours)" -v owc="$(cpu warm)" -v pc="$(cpu $p)" 'BEGIN {
+		printf "  ratio %s/ours: cold wall %.1fx cpu %.1fx; warm wall %.1fx cpu %.1fx\n",
+			p, pw / oc, pc / occ, pw / ow, pc / owc }'
 done
+# the DWARF the index replaces: every .debug_* section
+dwarf=$(readelf -SW "$VMLINUX" | sed 's/^ *\[ *[0-9]*\] *//' |
+	awk '$1 ~ /^\.debug_/ { print $5 }' |
+	while read -r h; do echo $((0x$h)); done | awk '{ s += $1 } END { print s + 0 }')
+idx=$(wc -c <"$CACHE/$BUILD_ID.idx" 2>/dev/null || echo 0)
+awk -v i="$idx" -v d="$dwarf" -v b="$build_s" 'BEGIN {
+	printf "  index: %.1f MB for %.1f MB of DWARF (%.3f MB per MB), built in the background in %s s\n",
+		i / 1048576, d / 1048576, d ? i / d : 0, b }'
 echo "  differences: $LOG/diff-*.txt (ours|peer, one address per line)"
+[ "$failed" = 0 ] || exit 1
