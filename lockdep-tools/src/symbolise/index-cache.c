@@ -104,6 +104,10 @@ static bool make_dir(const char *dir)
 	struct strbuf sb = STRBUF_INIT;
 	bool ok = true;
 
+	if (!*dir) {
+		errno = ENOENT;
+		return false;
+	}
 	strbuf_addstr(&sb, dir);
 	for (char *p = sb.buf + 1; ok; p++) {
 		char c = *p;
@@ -152,10 +156,18 @@ static void build_jobs(const char *dir, const struct sym_index_job *jobs,
 		       const bool *locked, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++) {
-		const char *err;
+		struct sym_index *ix;
 		struct sym_binary *b;
+		const char *err;
+		bool built;
 
 		if (!locked[i])
+			continue;
+		/* built meanwhile by a run that held the lock before us */
+		ix = sym_index_open(dir, jobs[i].build_id);
+		built = ix != NULL;
+		sym_index_close(ix);
+		if (built)
 			continue;
 		b = sym_binary_open(jobs[i].path, NULL, &err);
 		if (b && b->build_id && !strcmp(b->build_id, jobs[i].build_id))
