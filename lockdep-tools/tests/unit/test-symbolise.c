@@ -21,8 +21,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include "symbolise/binary.h"
+#include "symbolise/index.h"
 #include "symbolise/symbolise.h"
 #include "util/strbuf.h"
 
@@ -71,6 +76,7 @@ static const char b_src[] =
 
 static char dir[] = "/tmp/ldt-symbolise.XXXXXX";
 static char vmlinux[256], moddir[256], modfile[256];
+static char *vm_id;	/* vmlinux's build id */
 
 static void write_file(const char *name, const char *text)
 {
@@ -102,6 +108,7 @@ static int run(const char *fmt, ...)
 static int setup(void **state)
 {
 	const char *cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+	bool own_dwarf;
 
 	(void)state;
 	if (!mkdtemp(dir))
@@ -120,12 +127,14 @@ static int setup(void **state)
 	snprintf(moddir, sizeof(moddir), "%s/mods", dir);
 	snprintf(modfile, sizeof(modfile), "%s/mods/kernel/drivers/test-mod.ko",
 		 dir);
-	return 0;
+	return sym_file_identity(vmlinux, &vm_id, &own_dwarf) && vm_id &&
+	       own_dwarf ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
+	free(vm_id);
 	return run("cd / && rm -rf '%s'", dir) ? -1 : 0;
 }
 
@@ -788,6 +797,445 @@ static void test_real_module_layout(void **state)
 	symboliser_free(s);
 }
 
+/*
+ * The symbol index cache (symbolise/index.h): a warm run, answered from
+ * the mapped index, answers exactly what a run without a cache answers;
+ * an index that is truncated, damaged, of another build or lying about
+ * its own structure is refused, and rebuilt.
+ */
+static char cache[256];
+
+/* The background build of @id's index in @d is over. */
+static void wait_index(const char *d, const char *id)
+{
+	char *lock = sym_index_path(d, id, ".lock");
+	int fd = open(lock, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	close(fd);
+	free(lock);
+}
+
+static char *index_file(const char *d, const char *id)
+{
+	return sym_index_path(d, id, ".idx");
+}
+
+static void assert_same_string(const char *a, const char *b)
+{
+	if (a && b)
+		assert_string_equal(a, b);
+	else
+		assert_ptr_equal(a, b);
+}
+
+static void assert_same_frame(const struct ldr_frame *a,
+			      const struct ldr_frame *b)
+{
+	assert_same_string(a->func, b->func);
+	assert_same_string(a->module, b->module);
+	assert_same_string(a->file, b->file);
+	assert_int_equal(a->line, b->line);
+	assert_int_equal(a->has_off, b->has_off);
+	assert_int_equal(a->off, b->off);
+	assert_int_equal(a->size, b->size);
+	assert_int_equal(a->nr_inl, b->nr_inl);
+	for (size_t i = 0; i < a->nr_inl; i++) {
+		assert_string_equal(a->inl[i].func, b->inl[i].func);
+		assert_same_string(a->inl[i].file, b->inl[i].file);
+		assert_int_equal(a->inl[i].line, b->inl[i].line);
+	}
+}
+
+/* Frames to look up: bare addresses or func+off ones, with flags. */
+struct probe {
+	struct ldr_frame *v;
+	size_t nr, alloc;
+	unsigned int flags;
+};
+
+static void add_addr(struct probe *p, unsigned long long addr)
+{
+	if (p->nr == p->alloc) {
+		p->alloc = p->alloc ? 2 * p->alloc : 1024;
+		p->v = realloc(p->v, p->alloc * sizeof(*p->v));
+		assert_non_null(p->v);
+	}
+	p->v[p->nr++] = (struct ldr_frame){ .addr = addr, .has_addr = true };
+}
+
+static void add_func(struct probe *p, const char *func,
+		     unsigned long long off, const char *module)
+{
+	add_addr(p, 0);
+	p->v[p->nr - 1] = (struct ldr_frame){
+		.func = strdup(func), .off = off, .has_off = true,
+		.module = module ? strdup(module) : NULL,
+	};
+}
+
+/* A copy of @p's frames symbolised against @o (cache_dir @dir). */
+static struct ldr_frame *answers(const struct probe *p,
+				 struct symbolise_opts o, const char *d)
+{
+	struct ldr_frame *v = calloc(p->nr + 1, sizeof(*v));
+	struct symboliser *s;
+
+	assert_non_null(v);
+	for (size_t i = 0; i < p->nr; i++) {
+		v[i] = p->v[i];
+		v[i].func = p->v[i].func ? strdup(p->v[i].func) : NULL;
+		v[i].module = p->v[i].module ? strdup(p->v[i].module) : NULL;
+	}
+	o.cache_dir = d;
+	o.quiet = true;
+	s = symboliser_new(&o);
+	assert_non_null(s);
+	symbolise_frames(s, v, p->nr, p->flags);
+	symboliser_free(s);
+	return v;
+}
+
+static void free_answers(struct ldr_frame *v, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		frame_release(&v[i]);
+	free(v);
+}
+
+/*
+ * @p against @o without a cache, then with @d: cold (no index yet),
+ * warm (from the index @path must then be opened from): all alike, and
+ * @want symbolised with a line.
+ */
+static void check_warm_equals_cold(struct probe *p, struct symbolise_opts o,
+				   const char *d, const char *path,
+				   size_t want)
+{
+	struct ldr_frame *ref = answers(p, o, NULL), *cold, *warm;
+	struct sym_binary *b;
+	char *id = NULL;
+	const char *err;
+	size_t lines = 0;
+	bool own;
+
+	cold = answers(p, o, d);
+	assert_true(sym_file_identity(path, &id, &own));
+	wait_index(d, id);
+	b = sym_binary_open(path, d, &err);
+	assert_non_null(b);
+	assert_non_null(b->index);	/* warm: answered from the index */
+	sym_binary_free(b);
+	warm = answers(p, o, d);
+	for (size_t i = 0; i < p->nr; i++) {
+		assert_same_frame(&ref[i], &cold[i]);
+		assert_same_frame(&ref[i], &warm[i]);
+		lines += ref[i].file != NULL;
+	}
+	assert_true(lines >= want);
+	free_answers(ref, p->nr);
+	free_answers(cold, p->nr);
+	free_answers(warm, p->nr);
+	free(id);
+}
+
+static void free_probe(struct probe *p)
+{
+	free_answers(p->v, p->nr);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Every byte of the binary's code, as PCs and as return addresses. */
+static void test_cache_warm_equals_cold(void **state)
+{
+	struct symbolise_opts o = { .vmlinux = vmlinux,
+				    .has_kaslr_offset = true };
+	unsigned long long lo = sym_addr(vmlinux, "outer");
+	unsigned long long hi = sym_addr(vmlinux, "_start") + 0x10;
+	struct probe p = { 0 };
+	char d[512];
+
+	(void)state;
+	for (unsigned long long a = lo - 0x10; a < hi + 0x30; a++)
+		add_addr(&p, a);
+	snprintf(d, sizeof(d), "%s/warm", dir);
+	check_warm_equals_cold(&p, o, d, vmlinux, (hi - lo) / 2);
+	p.flags = SYMBOLISE_ACTIVATION;
+	check_warm_equals_cold(&p, o, d, vmlinux, (hi - lo) / 2);
+	free_probe(&p);
+}
+
+/* The file @path holds @n bytes of @buf. */
+static void write_bytes(const char *path, const void *buf, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void *read_file(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long len;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = malloc(len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, len, f), (size_t)len);
+	fclose(f);
+	*n = (size_t)len;
+	return buf;
+}
+
+/* The header's crc of @buf as index-file.c computes it. */
+static void fix_crc(unsigned char *buf, size_t n)
+{
+	struct sym_index_header *h = (void *)buf;
+	const size_t at = offsetof(struct sym_index_header, crc);
+	uLong crc;
+
+	h->crc = 0;
+	crc = crc32(0, buf, at + 4);
+	h->crc = (uint32_t)crc32(crc, buf + at + 4, n - at - 4);
+}
+
+/*
+ * Writes @bad as the cache's index of bin: it must be refused, the
+ * answers must be those without a cache, and the file rebuilt as @good.
+ */
+static void check_refused(const unsigned char *bad, size_t n,
+			  const unsigned char *good, size_t good_n,
+			  struct probe *p, const struct ldr_frame *ref)
+{
+	struct symbolise_opts o = { .vmlinux = vmlinux,
+				    .has_kaslr_offset = true };
+	char *path = index_file(cache, vm_id);
+	struct ldr_frame *v;
+	unsigned char *now;
+	size_t now_n;
+
+	write_bytes(path, bad, n);
+	assert_null(sym_index_open(cache, vm_id));
+	v = answers(p, o, cache);
+	for (size_t i = 0; i < p->nr; i++)
+		assert_same_frame(&ref[i], &v[i]);
+	free_answers(v, p->nr);
+	wait_index(cache, vm_id);
+	now = read_file(path, &now_n);
+	assert_int_equal(now_n, good_n);
+	assert_memory_equal(now, good, good_n);
+	free(now);
+	free(path);
+}
+
+/* A field of the header or a table entry of @buf, by byte offset. */
+#define AT(buf, off, type) (*(type *)((buf) + (off)))
+
+static void test_cache_damaged_refused(void **state)
+{
+	struct symbolise_opts o = { .vmlinux = vmlinux,
+				    .has_kaslr_offset = true };
+	unsigned long long size, lo = sym_addr(vmlinux, "outer");
+	struct probe p = { .flags = SYMBOLISE_ACTIVATION };
+	const struct sym_index_header *h;
+	struct ldr_frame *ref;
+	unsigned char *good, *bad;
+	struct sym_index *ix;
+	size_t n, i;
+	char *path;
+
+	(void)state;
+	ret_off(vmlinux, "outer", "ext", &size);
+	for (unsigned long long a = lo; a < lo + size; a++)
+		add_addr(&p, a);
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	ref = answers(&p, o, NULL);
+	free_answers(answers(&p, o, cache), p.nr);
+	wait_index(cache, vm_id);
+	path = index_file(cache, vm_id);
+	good = read_file(path, &n);
+	h = (const void *)good;
+	ix = sym_index_open(cache, vm_id);
+	assert_non_null(ix);
+	sym_index_close(ix);
+	bad = malloc(n);
+	assert_non_null(bad);
+
+	/* truncated anywhere, or one byte changed (a sample of them) */
+	for (i = 0; i < n; i += 37) {
+		check_refused(good, i, good, n, &p, ref);
+		memcpy(bad, good, n);
+		bad[i] ^= 0x20;
+		check_refused(bad, n, good, n, &p, ref);
+	}
+	/* another build's index under this build's name */
+	memcpy(bad, good, n);
+	memcpy(bad + offsetof(struct sym_index_header, build_id), "00", 2);
+	fix_crc(bad, n);
+	check_refused(bad, n, good, n, &p, ref);
+
+	/* a valid CRC over a structure that lies: every check of (2) */
+	assert_true(h->table[SYM_IX_SYMS].nr > 0 &&
+		    h->table[SYM_IX_INLS].nr > 0 &&
+		    h->table[SYM_IX_STARTS].nr > 1);
+	for (int k = 0; k < 9; k++) {
+		size_t syms = h->table[SYM_IX_SYMS].off;
+		size_t inls = h->table[SYM_IX_INLS].off;
+		size_t vals = h->table[SYM_IX_VALS].off;
+		size_t starts = h->table[SYM_IX_STARTS].off;
+		size_t strs = h->table[SYM_IX_STRINGS].off;
+		size_t nstr = h->table[SYM_IX_STRINGS].nr;
+		struct sym_index_header *bh = (void *)bad;
+
+		memcpy(bad, good, n);
+		switch (k) {
+		case 0:	/* a table past the end */
+			bh->table[SYM_IX_INLS].off = n;
+			break;
+		case 1:	/* a count that overflows */
+			bh->table[SYM_IX_VALS].nr = UINT64_MAX / 4;
+			break;
+		case 2:	/* a symbol name outside the strings */
+			AT(bad, syms, struct sym_index_sym).name = nstr;
+			break;
+		case 3:	/* by_name pointing past the symbols */
+			AT(bad, h->table[SYM_IX_BY_NAME].off, uint32_t) =
+				h->table[SYM_IX_SYMS].nr;
+			break;
+		case 4:	/* an inline chain that loops */
+			AT(bad, inls, struct sym_index_inl).next = 0;
+			break;
+		case 5:	/* a range's chain past the links */
+			AT(bad, vals, struct sym_index_val).inl =
+				h->table[SYM_IX_INLS].nr;
+			break;
+		case 6:	/* ranges out of order */
+			AT(bad, starts, uint64_t) = ~0ULL;
+			break;
+		case 7:	/* strings without their final NUL */
+			bad[strs + nstr - 1] = 'x';
+			break;
+		case 8:	/* a misaligned table */
+			bh->table[SYM_IX_STRINGS].off += 1;
+			break;
+		}
+		fix_crc(bad, n);
+		check_refused(bad, n, good, n, &p, ref);
+	}
+	free(bad);
+	free(good);
+	free(path);
+	free_answers(ref, p.nr);
+	free_probe(&p);
+}
+
+/* No cache directory: nothing written; one that cannot be made: said. */
+static void test_cache_none(void **state)
+{
+	struct symbolise_opts o = { .vmlinux = vmlinux,
+				    .has_kaslr_offset = true };
+	unsigned long long lo = sym_addr(vmlinux, "outer");
+	struct probe p = { 0 };
+	char d[512];
+	struct stat st;
+	char *dflt;
+
+	(void)state;
+	add_addr(&p, lo + 1);
+	snprintf(d, sizeof(d), "%s/none", dir);
+	free_answers(answers(&p, o, NULL), p.nr);
+	assert_int_equal(stat(d, &st), -1);
+	/* a file where the directory should be: the answers stay */
+	write_bytes(d, "x", 1);
+	strcat(d, "/sub");
+	free_answers(answers(&p, o, d), p.nr);
+	assert_int_equal(stat(d, &st), -1);
+
+	setenv("XDG_CACHE_HOME", "relative/is/ignored", 1);
+	setenv("HOME", "/home/u", 1);
+	dflt = symbolise_cache_dir(NULL);
+	assert_string_equal(dflt, "/home/u/.cache/lockdep-tools");
+	free(dflt);
+	setenv("XDG_CACHE_HOME", "/xdg", 1);
+	dflt = symbolise_cache_dir(NULL);
+	assert_string_equal(dflt, "/xdg/lockdep-tools");
+	free(dflt);
+	dflt = symbolise_cache_dir("/given");
+	assert_string_equal(dflt, "/given");
+	free(dflt);
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("HOME");
+	assert_null(symbolise_cache_dir(NULL));
+	free_probe(&p);
+}
+
+/*
+ * The cache on the real kernel: addresses all over its code (a prime stride, so every
+ * alignment is hit), as return addresses and as PCs.
+ */
+static void test_cache_real_vmlinux(void **state)
+{
+	const char *path = real_file("LDT_VMLINUX", "../build/linux/vmlinux");
+	struct symbolise_opts o = { .vmlinux = path,
+				    .has_kaslr_offset = true };
+	unsigned long long lo, hi;
+	struct probe p = { 0 };
+	char d[512];
+
+	(void)state;
+	if (!path)
+		skip();
+	lo = sym_addr(path, "_stext");
+	hi = sym_addr(path, "_etext");
+	for (unsigned long long a = lo; a < hi; a += 997)
+		add_addr(&p, a);
+	snprintf(d, sizeof(d), "%s/real", dir);
+	check_warm_equals_cold(&p, o, d, path, p.nr / 2);
+	p.flags = SYMBOLISE_ACTIVATION;
+	check_warm_equals_cold(&p, o, d, path, p.nr / 2);
+	free_probe(&p);
+}
+
+/* The cache on the real scenario module: every byte of each function. */
+static void test_cache_real_module(void **state)
+{
+	const char *ko = real_file("LDT_SCENARIO_KO",
+				   "../build/linux/lib/test_lockdep_scenarios.ko");
+	struct symbolise_opts o = { 0 };
+	struct probe p = { 0 };
+	char mods[512], copy[600], name[1024];
+	unsigned long long size;
+	FILE *nm;
+
+	(void)state;
+	if (!ko)
+		skip();
+	snprintf(mods, sizeof(mods), "%s/real-mods", dir);
+	snprintf(copy, sizeof(copy), "%s/test_lockdep_scenarios.ko", mods);
+	assert_int_equal(run("mkdir -p '%s' && cp '%s' '%s'", mods, ko, copy),
+			 0);
+	snprintf(name, sizeof(name), "nm -S --defined-only '%s' | "
+		 "awk '$3 ~ /^[tT]$/ && $2 != \"\" { print $4, $2 }'", copy);
+	nm = popen(name, "r");
+	assert_non_null(nm);
+	while (fscanf(nm, "%255s %llx", name, &size) == 2)
+		for (unsigned long long off = 0; off < size; off++)
+			add_func(&p, name, off, "test_lockdep_scenarios");
+	pclose(nm);
+	assert_true(p.nr > 100);
+	o.modules_dir = mods;
+	snprintf(name, sizeof(name), "%s/real-mod-cache", dir);
+	check_warm_equals_cold(&p, o, name, copy, p.nr / 2);
+	free_probe(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -800,6 +1248,11 @@ int main(void)
 		cmocka_unit_test(test_report_and_skip_existing),
 		cmocka_unit_test(test_real_vmlinux),
 		cmocka_unit_test(test_real_module_layout),
+		cmocka_unit_test(test_cache_warm_equals_cold),
+		cmocka_unit_test(test_cache_damaged_refused),
+		cmocka_unit_test(test_cache_none),
+		cmocka_unit_test(test_cache_real_vmlinux),
+		cmocka_unit_test(test_cache_real_module),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
