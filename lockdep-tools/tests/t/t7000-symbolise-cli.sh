@@ -284,8 +284,43 @@ if [ -r "$VMLINUX" ]; then
 		"$BIN/lockdep-symbolise" -e "$VMLINUX" "_raw_spin_lock+0x1/0x$line" >out &&
 		tail -n 1 out | grep "^_raw_spin_lock+0x1/0x[0-9a-f]* kernel/locking/spinlock.c:[0-9]*$"
 	'
+	# every 20th function at a few offsets, and the scenario module's
+	# functions by name: warm answers as --no-cache
+	test_expect_success 'real vmlinux and module: a warm run answers as --no-cache' '
+		nm -S --defined-only "$VMLINUX" |
+		awk "\$3 ~ /^[tT]\$/ && \$2 != \"\" && NR % 20 == 0 { print \$4, \$2 }" |
+		while read -r f size; do
+			for off in 1 5 17; do
+				[ $off -lt $((0x$size)) ] &&
+				printf "%s+0x%x/0x%x\n" "$f" $off $((0x$size))
+			done
+		done >real.frames &&
+		ko=$(dirname "$VMLINUX")/lib/test_lockdep_scenarios.ko &&
+		mkdir -p mods && cp "$ko" mods/ &&
+		nm -S --defined-only mods/*.ko |
+		awk "\$3 ~ /^[tT]\$/ && \$2 != \"\" { print \$4, \$2 }" |
+		while read -r f size; do
+			printf "%s+0x%x/0x%x [test_lockdep_scenarios]\n" \
+				"$f" $((0x$size / 2)) $((0x$size))
+		done >>real.frames &&
+		test "$(wc -l <real.frames)" -gt 1000 &&
+		run() { "$BIN/lockdep-symbolise" -e "$VMLINUX" -m mods "$@" \
+			<real.frames 2>/dev/null || test $? = 1; } &&
+		run --no-cache >expect.real &&
+		run --cache=real-cache >cold.real &&
+		id=$(readelf -n "$VMLINUX" | sed -n "s/^ *Build ID: //p") &&
+		mid=$(readelf -n mods/*.ko | sed -n "s/^ *Build ID: //p") &&
+		flock "real-cache/$id.lock" true && flock "real-cache/$mid.lock" true &&
+		test -s "real-cache/$id.idx" && test -s "real-cache/$mid.idx" &&
+		run --cache=real-cache >warm.real &&
+		test_cmp expect.real cold.real &&
+		test_cmp expect.real warm.real &&
+		grep -q "\[inline\]$" warm.real &&
+		grep -q "test_lockdep_scenarios\] lib/test_lockdep_scenarios.c:[0-9]*$" warm.real
+	'
 else
 	test_skip 'real vmlinux: a lockdep frame and its inline chain' "no $VMLINUX"
+	test_skip 'real vmlinux and module: a warm run answers as --no-cache' "no $VMLINUX"
 fi
 
 test_done
