@@ -205,7 +205,8 @@ static bool check(struct sym_index *ix, const char *build_id)
 struct sym_index *sym_index_open(const char *dir, const char *build_id)
 {
 	char *path = sym_index_path(dir, build_id, ".idx");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* non-blocking: a FIFO put there must not hang the run */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct sym_index *ix;
 	struct stat st;
 	void *map;

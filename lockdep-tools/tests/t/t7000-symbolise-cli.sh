@@ -183,6 +183,20 @@ test_expect_success 'cache: a damaged, truncated or stale index is refused and r
 	done
 '
 
+test_expect_success 'cache: a FIFO or a directory in place of the index neither hangs nor stays' '
+	rm -f "$TRASH/c/$id.idx" && mkfifo "$TRASH/c/$id.idx" &&
+	{ timeout 60 "$BIN/lockdep-symbolise" --cache="$TRASH/c" \
+		-e "$TRASH/vmlinux" -k 0 <addrs >out 2>/dev/null || test $? = 1; } &&
+	head -n "$(wc -l <out)" expect | test_cmp - out &&
+	wait_index "$TRASH/c" && cmp "$TRASH/good.idx" "$TRASH/c/$id.idx" &&
+	rm "$TRASH/c/$id.idx" && mkdir "$TRASH/c/$id.idx" &&
+	{ sym --cache="$TRASH/c" >out 2>/dev/null || :; } &&
+	test_cmp expect out &&
+	flock "$TRASH/c/$id.lock" true &&
+	test "$(ls "$TRASH/c" | grep -c tmp)" = 0 &&
+	rmdir "$TRASH/c/$id.idx" && cp "$TRASH/good.idx" "$TRASH/c/$id.idx"
+'
+
 test_expect_success 'cache: --no-cache writes nothing; the default is XDG_CACHE_HOME, else HOME' '
 	XDG_CACHE_HOME="$TRASH/x1" sym --no-cache >out 2>/dev/null || :
 	test_cmp expect out &&
