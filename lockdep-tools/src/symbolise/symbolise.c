@@ -557,13 +557,16 @@ static int cmp_lookup(const void *a, const void *b)
 
 /*
  * Lines are looked up in address order, binary by binary: each unit's
- * map and line table is then used while it is in the cache.
+ * map and line table is then used while it is in the cache. An index
+ * has no units to keep warm: frames that all go to indexes (a warm run)
+ * are not sorted.
  */
 size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
 			unsigned int flags)
 {
 	struct lookup *todo = xmalloc((nr ? nr : 1) * sizeof(*todo));
 	size_t n = 0;
+	bool sort = false;
 
 	for (size_t i = 0; i < nr; i++) {
 		struct ldr_frame *f = &v[i];
@@ -574,9 +577,10 @@ size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
 		if ((f->file || f->nr_inl) && !(flags & SYMBOLISE_OVERWRITE))
 			continue;
 		if (resolve(s, f, flags, &todo[n]))
-			n++;
+			sort |= !todo[n++].bin->index;
 	}
-	qsort(todo, n, sizeof(*todo), cmp_lookup);
+	if (sort)
+		qsort(todo, n, sizeof(*todo), cmp_lookup);
 	for (size_t i = 0; i < n; i++)
 		if (sym_binary_source(todo[i].bin, todo[i].pc, todo[i].f))
 			s->stats.with_line++;
