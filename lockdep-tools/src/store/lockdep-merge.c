@@ -33,8 +33,9 @@ static void print_help(void)
 	      "  -h, --help      show this help\n"
 	      "\n"
 	      "Prints per source: \"SOURCE: N boots, M added\".\n"
-	      "Exit status: 0 every source merged, 2 a source (named on\n"
-	      "standard error) or the database failed, 64 usage error.\n",
+	      "Exit status: 0 every source merged, 1 partial: some source\n"
+	      "(named on standard error) failed, the others merged, 2 the\n"
+	      "database or every source failed, 64 usage error.\n",
 	      stdout);
 }
 
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
 	const char *db = NULL;
 	struct store *st;
 	bool quiet = false;
-	int c, i, ret = EXIT_OK;
+	int c, i, failed = 0;
 
 	cli_init(argv[0], usage_line);
 	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
@@ -77,7 +78,7 @@ int main(int argc, char **argv)
 		return EXIT_FATAL;
 	for (i = optind; i < argc; i++) {
 		if (store_merge(st, argv[i], &r)) {
-			ret = EXIT_FATAL;
+			failed++;
 			continue;
 		}
 		if (!quiet)
@@ -85,5 +86,7 @@ int main(int argc, char **argv)
 			       r.boots == 1 ? "" : "s", r.added);
 	}
 	store_close(st);
-	return cli_exit(ret);
+	/* as lockdep-report(1) with inputs it cannot read: partial */
+	return cli_exit(!failed ? EXIT_OK : failed < argc - optind ?
+			EXIT_PARTIAL : EXIT_FATAL);
 }
