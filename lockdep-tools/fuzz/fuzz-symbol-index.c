@@ -18,6 +18,16 @@
 
 static char dir[] = "/tmp/ldt-fuzz-index.XXXXXX";
 
+/* libFuzzer ends with exit(): no directory left in /tmp per run */
+static void remove_dir(void)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s/00.idx", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void write_index(const uint8_t *data, size_t size)
 {
 	struct sym_index_header h;
@@ -56,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!made) {
 		FUZZ_CHECK(mkdtemp(dir) != NULL);
+		atexit(remove_dir);
 		made = true;
 	}
 	if (size < sizeof(struct sym_index_header))
