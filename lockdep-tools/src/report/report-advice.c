@@ -48,12 +48,10 @@ void report_print_advice(FILE *out, const struct advice *a)
 
 		/* as git apply takes it, each line made safe for a terminal */
 		fputs("  patch:\n", out);
-		for (; *p; p = nl + 1) {
+		for (; *p; p = *nl ? nl + 1 : nl) {
 			struct strbuf line = STRBUF_INIT;
 
-			nl = strchr(p, '\n');
-			if (!nl)
-				nl = p + strlen(p) - 1;
+			nl = strchrnul(p, '\n');
 			strbuf_add(&line, p, (size_t)(nl - p));
 			report_print_safe(out, line.buf);
 			fputc('\n', out);

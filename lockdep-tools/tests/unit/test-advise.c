@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "advise/advise.h"
+#include "report/report-print.h"
 #include "util/xalloc.h"
 
 static const char source[] =
@@ -249,6 +250,23 @@ static void test_limits(void **state)
 	report_free(r);
 }
 
+/* The printed patch loses no byte of a last line without a newline. */
+static void test_print_patch_last_line(void **state)
+{
+	struct advice a = { .verdict = ADV_DEADLOCK, .rule = "r" };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	a.patch = xstrdup("-old\n+new");
+	report_print_advice(f, &a);
+	fclose(f);
+	assert_non_null(strstr(out, "  patch:\n-old\n+new\n"));
+	free(a.patch);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_no_address),
 		cmocka_unit_test(test_inconsistent_registered_site),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_print_patch_last_line),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
