@@ -93,30 +93,36 @@ static int parse_status(const char *s, enum item_status *st)
 	return 0;
 }
 
-/* Split @line in place into at most @max space-separated fields. */
-static size_t split(char *line, char **f, size_t max)
+/*
+ * Split a copy of @line into at most @max space-separated fields; *@n is
+ * their number, max + 1 if there are more. Returns the copy, which @f
+ * points into (free it). A line is as long as the list of kmsg gaps
+ * makes it: no fixed buffer.
+ */
+static char *split(const char *line, char **f, size_t max, size_t *n)
 {
-	size_t n = 0;
-	char *save = NULL, *tok;
+	char *copy = xstrdup(line), *save = NULL, *tok;
 
-	for (tok = strtok_r(line, " ", &save); tok && n < max;
+	*n = 0;
+	for (tok = strtok_r(copy, " ", &save); tok && *n < max;
 	     tok = strtok_r(NULL, " ", &save))
-		f[n++] = tok;
-	return tok ? max + 1 : n;
+		f[(*n)++] = tok;
+	if (tok)
+		*n = max + 1;
+	return copy;
 }
 
-static int file_line(const struct manifest *m, size_t i, const char *dir,
-		     struct collect_summary *sum, struct collect_sink *sink)
+static int file_fields(const struct manifest *m, size_t i, const char *dir,
+		       struct collect_summary *sum, struct collect_sink *sink,
+		       char **f, size_t n)
 {
-	char copy[1024], disk[8192], *f[6], *end;
+	char disk[8192], *end;
 	enum item_status st;
 	struct file_item *it = NULL;
 	unsigned long long bytes;
-	size_t n, k;
+	size_t k;
 	int err = 0;
 
-	snprintf(copy, sizeof(copy), "%s", m->lines[i]);
-	n = split(copy, f, 5);
 	if (n < 4 || n > 5 || parse_status(f[1], &st) ||
 	    (st == ITEM_COMPLETE) != (n == 4))
 		return bad_line(m, i, "expected 'file STATUS PATH BYTES [REASON]'");
@@ -158,6 +164,19 @@ static int file_line(const struct manifest *m, size_t i, const char *dir,
 	return 0;
 }
 
+static int file_line(const struct manifest *m, size_t i, const char *dir,
+		     struct collect_summary *sum, struct collect_sink *sink)
+{
+	char *copy, *f[6];
+	size_t n;
+	int ret;
+
+	copy = split(m->lines[i], f, 5, &n);
+	ret = file_fields(m, i, dir, sum, sink, f, n);
+	free(copy);
+	return ret;
+}
+
 static int parse_gaps(struct kmsg_item *k, const char *s)
 {
 	unsigned long long from, to;
@@ -184,40 +203,43 @@ static int kmsg_meta(const struct manifest *m, size_t i,
 		     struct collect_summary *sum)
 {
 	struct kmsg_item *k = &sum->kmsg;
-	char copy[1024], *f[8];
+	char *copy, *f[8];
 	size_t n;
+	int ret = 0;
 
-	snprintf(copy, sizeof(copy), "%s", m->lines[i]);
-	n = split(copy, f, 7);
+	copy = split(m->lines[i], f, 7, &n);
 	if (n < 6 || n > 7 || parse_status(f[1], &k->status) ||
 	    (k->status == ITEM_COMPLETE) != (n == 6) ||
 	    sscanf(f[2], "%" SCNu64, &k->records) != 1 ||
 	    parse_gaps(k, f[5]))
-		return bad_line(m, i, "expected 'kmsg STATUS RECORDS FIRST LAST GAPS [REASON]'");
-	if (k->records && (sscanf(f[3], "%" SCNu64, &k->first) != 1 ||
-			   sscanf(f[4], "%" SCNu64, &k->last) != 1))
-		return bad_line(m, i, "expected sequence numbers");
-	if (n == 7 && (k->err = reason_err(f[6])) == -1)
-		return bad_line(m, i, "unknown reason");
-	return 0;
+		ret = bad_line(m, i, "expected 'kmsg STATUS RECORDS FIRST LAST GAPS [REASON]'");
+	else if (k->records && (sscanf(f[3], "%" SCNu64, &k->first) != 1 ||
+				sscanf(f[4], "%" SCNu64, &k->last) != 1))
+		ret = bad_line(m, i, "expected sequence numbers");
+	else if (n == 7 && (k->err = reason_err(f[6])) == -1)
+		ret = bad_line(m, i, "unknown reason");
+	free(copy);
+	return ret;
 }
 
 static int trigger_line(const struct manifest *m, size_t i,
 			struct trigger_item *t)
 {
-	char copy[1024], *f[5];
+	char *copy, *f[5];
 	size_t n;
+	int ret = 0;
 
-	snprintf(copy, sizeof(copy), "%s", m->lines[i]);
-	n = split(copy, f, 4);
+	copy = split(m->lines[i], f, 4, &n);
 	if (n < 3 || strcmp(t->name, f[2]) ||
 	    ((strcmp(f[1], "done") || n != 3) &&
 	     (strcmp(f[1], "failed") || n != 4)))
-		return bad_line(m, i, "expected 'trigger done|failed NAME [REASON]'");
-	t->done = !strcmp(f[1], "done");
-	if (!t->done && (t->err = reason_err(f[3])) == -1)
-		return bad_line(m, i, "unknown reason");
-	return 0;
+		ret = bad_line(m, i, "expected 'trigger done|failed NAME [REASON]'");
+	else if (strcmp(f[1], "done") && (t->err = reason_err(f[3])) == -1)
+		ret = bad_line(m, i, "unknown reason");
+	else
+		t->done = !strcmp(f[1], "done");
+	free(copy);
+	return ret;
 }
 
 static int read_kmsg(const char *path, struct collect_sink *sink)
@@ -253,14 +275,17 @@ static int manifest_triggers(const struct manifest *m, const char ***names,
 	*names = xcalloc(m->nr, sizeof(**names));
 	*nr = 0;
 	for (i = 1; i < m->nr; i++) {
-		char copy[1024], *f[5];
+		char *copy, *f[5];
+		size_t n;
 
 		if (strncmp(m->lines[i], "trigger ", 8))
 			continue;
-		snprintf(copy, sizeof(copy), "%s", m->lines[i]);
-		if (split(copy, f, 4) < 3)
+		copy = split(m->lines[i], f, 4, &n);
+		if (n >= 3)
+			(*names)[(*nr)++] = xstrdup(f[2]);
+		free(copy);
+		if (n < 3)
 			return bad_line(m, i, "expected 'trigger done|failed NAME [REASON]'");
-		(*names)[(*nr)++] = xstrdup(f[2]);
 	}
 	return 0;
 }

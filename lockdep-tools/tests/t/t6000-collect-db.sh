@@ -150,6 +150,18 @@ test_expect_success 'the queries of lockdep-db(5) run' '
 	grep -q "circular" out
 '
 
+test_expect_success 'a MANIFEST kmsg line of 150 gaps is read whole' '
+	rm -rf gaps && mkdir gaps && cp -r raw/files gaps/ &&
+	awk -F, -v OFS=, "{ \$2 = \$2 * 2; print }" raw/kmsg >gaps/kmsg &&
+	n=$(wc -l <gaps/kmsg) &&
+	list=$(seq 1 2 299 | sed "s/.*/&-&/" | paste -sd, -) &&
+	raw_manifest gaps "kmsg complete $n 0 $((2 * (n - 1))) $list" &&
+	test "$(tail -n 1 gaps/MANIFEST | wc -c)" -gt 1024 &&
+	id=$(collect --db gaps.db --raw-dir gaps 2>err) &&
+	sqlite3 gaps.db "SELECT rtrim(manifest, char(10)) FROM boots" >manifest &&
+	test_cmp gaps/MANIFEST manifest
+'
+
 test_expect_success 'a partial raw directory: stored, exit 1' '
 	cp -r raw partial &&
 	sed -i "s|^file complete /proc/lock_stat .*|file incomplete /proc/lock_stat 100 ECONNRESET|" partial/MANIFEST &&
