@@ -242,11 +242,18 @@ static int trigger_line(const struct manifest *m, size_t i,
 	return ret;
 }
 
-static int read_kmsg(const char *path, struct collect_sink *sink)
+/*
+ * The kmsg file: one record per line, its dictionary lines after it
+ * (each starting with a space). Its records must be as many as the
+ * MANIFEST counts: an emptied or cut kmsg is not a complete log.
+ */
+static int read_kmsg(const char *path, const struct manifest *m,
+		     uint64_t want, struct collect_sink *sink)
 {
 	FILE *fp = fopen(path, "r");
 	size_t cap = 0;
 	char *line = NULL;
+	uint64_t records = 0;
 	ssize_t n;
 	int ret = 0;
 
@@ -255,10 +262,15 @@ static int read_kmsg(const char *path, struct collect_sink *sink)
 	while (!ret && (n = getline(&line, &cap, fp)) > 0) {
 		if (line[n - 1] == '\n')
 			n--;
+		if (n && line[0] != ' ')
+			records++;
 		ret = db_sink_kmsg_line(sink, line, n);
 	}
 	if (!ret && ferror(fp))
 		ret = error("unable to read '%s': %s", path, strerror(errno));
+	else if (!ret && records != want)
+		ret = error("%s: %" PRIu64 " records, but '%s' counts %" PRIu64,
+			    path, records, m->path, want);
 	free(line);
 	fclose(fp);
 	return ret ? -1 : 0;
@@ -321,7 +333,7 @@ static int rawdir_items(const struct manifest *m, const char *dir,
 	if (sum->kmsg.status == ITEM_MISSING)
 		return 0;
 	snprintf(kmsg, sizeof(kmsg), "%s/kmsg", dir);
-	return read_kmsg(kmsg, sink);
+	return read_kmsg(kmsg, m, sum->kmsg.records, sink);
 }
 
 int source_rawdir(const char *dir, struct collect_summary *sum,

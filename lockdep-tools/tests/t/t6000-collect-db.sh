@@ -184,6 +184,19 @@ test_expect_success 'garbage kmsg: error names the file and line, db unchanged' 
 	unchanged
 '
 
+test_expect_success 'kmsg records fewer or more than the MANIFEST counts: exit 2, db unchanged' '
+	DB=raw.db && snapshot &&
+	rm -rf bad && cp -r raw bad && : >bad/kmsg &&
+	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
+	test "$rc" = 2 && test ! -s out &&
+	grep -q "bad/kmsg: 0 records, but .*MANIFEST. counts $(wc -l <raw/kmsg)" err &&
+	sed -i "\$d" bad/MANIFEST && echo "kmsg incomplete 0 - - - EPIPE" >>bad/MANIFEST &&
+	head -n 3 raw/kmsg >bad/kmsg &&
+	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "bad/kmsg: 3 records, but .*MANIFEST. counts 0" err &&
+	unchanged
+'
+
 test_expect_success 'garbage /proc/lockdep: error names the file and line, db unchanged' '
 	DB=raw.db && snapshot &&
 	rm -rf bad && cp -r raw bad &&
