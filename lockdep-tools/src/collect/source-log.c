@@ -15,6 +15,7 @@
 #include "collect/db-sink.h"
 #include "collect/sources.h"
 #include "util/error.h"
+#include "util/line-reader.h"
 
 #define BINARY_PROBE	8000
 
@@ -22,32 +23,26 @@ int source_log(const char *path, struct collect_sink *sink)
 {
 	bool is_stdin = !strcmp(path, "-");
 	FILE *in = is_stdin ? stdin : fopen(path, "r");
-	unsigned long lineno = 0;
-	size_t cap = 0, seen = 0;
-	char *line = NULL;
-	ssize_t n;
-	int ret = 0;
+	struct line_reader lr;
+	size_t seen = 0;
+	int ret;
 
 	if (!in)
 		return error("unable to open '%s': %s", path, strerror(errno));
-	while ((n = getline(&line, &cap, in)) > 0) {
-		lineno++;
-		if (seen < BINARY_PROBE && memchr(line, '\0', n)) {
+	line_reader_init(&lr, in, path);
+	while ((ret = line_reader_next(&lr)) > 0) {
+		if (seen < BINARY_PROBE && memchr(lr.line, '\0', lr.len)) {
 			ret = error("%s:%lu: binary data (a NUL byte), not a kernel log",
-				    path, lineno);
+				    path, lr.lineno);
 			break;
 		}
-		seen += n;
-		if (line[n - 1] == '\n')
-			n--;
-		if (db_sink_log_line(sink, line, n)) {
+		seen += lr.len + 1;
+		if (db_sink_log_line(sink, lr.line, lr.len)) {
 			ret = -1;
 			break;
 		}
 	}
-	if (!ret && ferror(in))
-		ret = error("unable to read '%s': %s", path, strerror(errno));
-	free(line);
+	line_reader_release(&lr);
 	if (!is_stdin)
 		fclose(in);
 	return ret;

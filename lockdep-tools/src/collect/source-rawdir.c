@@ -19,6 +19,7 @@
 #include "collect/sources.h"
 #include "proto/allowlist.h"
 #include "util/error.h"
+#include "util/line-reader.h"
 #include "util/xalloc.h"
 
 struct manifest {
@@ -30,22 +31,21 @@ struct manifest {
 static int read_lines(const char *path, struct manifest *m)
 {
 	FILE *fp = fopen(path, "r");
-	size_t cap = 0, alloc = 0;
-	char *line = NULL;
-	ssize_t n;
+	struct line_reader lr;
+	size_t alloc = 0;
+	int ret;
 
 	if (!fp)
 		return error("unable to open '%s': %s%s", path, strerror(errno),
 			     errno == ENOENT ? " (not a raw directory, or its collection did not finish)" : "");
-	while ((n = getline(&line, &cap, fp)) > 0) {
-		if (line[n - 1] == '\n')
-			line[n - 1] = '\0';
+	line_reader_init(&lr, fp, path);
+	while ((ret = line_reader_next(&lr)) > 0) {
 		ALLOC_GROW(m->lines, m->nr + 1, alloc);
-		m->lines[m->nr++] = xstrdup(line);
+		m->lines[m->nr++] = xstrdup(lr.line);
 	}
-	free(line);
+	line_reader_release(&lr);
 	fclose(fp);
-	return 0;
+	return ret;
 }
 
 static void release_lines(struct manifest *m)
@@ -251,29 +251,27 @@ static int read_kmsg(const char *path, const struct manifest *m,
 		     uint64_t want, struct collect_sink *sink)
 {
 	FILE *fp = fopen(path, "r");
-	size_t cap = 0;
-	char *line = NULL;
+	struct line_reader lr;
 	uint64_t records = 0;
-	ssize_t n;
-	int ret = 0;
+	int ret;
 
 	if (!fp)
 		return error("unable to open '%s': %s", path, strerror(errno));
-	while (!ret && (n = getline(&line, &cap, fp)) > 0) {
-		if (line[n - 1] == '\n')
-			n--;
-		if (n && line[0] != ' ')
+	line_reader_init(&lr, fp, path);
+	while ((ret = line_reader_next(&lr)) > 0) {
+		if (lr.len && lr.line[0] != ' ')
 			records++;
-		ret = db_sink_kmsg_line(sink, line, n);
+		if (db_sink_kmsg_line(sink, lr.line, lr.len)) {
+			ret = -1;
+			break;
+		}
 	}
-	if (!ret && ferror(fp))
-		ret = error("unable to read '%s': %s", path, strerror(errno));
-	else if (!ret && records != want)
+	if (!ret && records != want)
 		ret = error("%s: %" PRIu64 " records, but '%s' counts %" PRIu64,
 			    path, records, m->path, want);
-	free(line);
+	line_reader_release(&lr);
 	fclose(fp);
-	return ret ? -1 : 0;
+	return ret;
 }
 
 /* First pass: the header, and the trigger names for the summary. */

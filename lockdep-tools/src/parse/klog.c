@@ -16,6 +16,7 @@
 #include "parse/klog-ctx.h"
 #include "parse/klog-shapes.h"
 #include "parse/klog.h"
+#include "util/line-reader.h"
 #include "util/xalloc.h"
 
 struct klog_parser {
@@ -343,27 +344,15 @@ int klog_parse_stream(FILE *in, const char *input, unsigned int *next_id,
 		      klog_report_fn fn, void *data)
 {
 	struct klog_parser *p = klog_parser_new(input, *next_id, fn, data);
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = 0, saved;
+	struct line_reader lr;
+	int ret;
 
-	errno = 0;
-	while ((n = getline(&buf, &cap, in)) >= 0) {
-		if (n && buf[n - 1] == '\n')
-			n--;
-		klog_parser_push(p, buf, n);
-	}
-	saved = errno;
-	if (ferror(in)) {
-		ret = -1;
-		if (!saved)
-			saved = EIO;
-	}
+	line_reader_init(&lr, in, input);
+	while ((ret = line_reader_next(&lr)) > 0)
+		klog_parser_push(p, lr.line, lr.len);
+	line_reader_release(&lr);
 	klog_parser_finish(p);
 	*next_id = klog_parser_next_id(p);
 	klog_parser_free(p);
-	free(buf);
-	errno = saved;
 	return ret;
 }

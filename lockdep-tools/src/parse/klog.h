@@ -32,8 +32,9 @@ unsigned int klog_parser_next_id(const struct klog_parser *p);
 void klog_parser_free(struct klog_parser *p);
 
 /*
- * Parse a whole stream. Returns 0, or -1 with errno set when reading
- * failed (the reports parsed up to there have been delivered).
+ * Parse a whole stream (line-reader.h: lines are bounded). Returns 0, or
+ * -1 after printing why when a line was too long or reading failed (the
+ * reports parsed up to there have been delivered).
  */
 int klog_parse_stream(FILE *in, const char *input, unsigned int *next_id,
 		      klog_report_fn fn, void *data);

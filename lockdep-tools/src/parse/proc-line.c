@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "parse/proc-line.h"
+#include "util/line-reader.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 
@@ -20,21 +21,24 @@ void proc_reader_init(struct proc_reader *rd, FILE *in, const char *input,
 	rd->flags = flags;
 	rd->st = st ? st : &rd->own;
 	memset(rd->st, 0, sizeof(*rd->st));
+	line_reader_init(&rd->lr, in, input);
 }
 
 bool proc_reader_next(struct proc_reader *rd)
 {
-	ssize_t n = getline(&rd->line, &rd->alloc, rd->in);
+	int ret = line_reader_next(&rd->lr);
+	size_t n = rd->lr.len;
 
-	if (n < 0)
+	if (ret <= 0) {
+		rd->failed = ret < 0;
 		return false;
-	if (n && rd->line[n - 1] == '\n')
+	}
+	if (n && rd->lr.line[n - 1] == '\r')
 		n--;
-	if (n && rd->line[n - 1] == '\r')
-		n--;
-	rd->line[n] = '\0';
+	rd->lr.line[n] = '\0';
+	rd->line = rd->lr.line;
 	rd->len = n;
-	rd->lineno++;
+	rd->lineno = rd->lr.lineno;
 	rd->st->lines++;
 	return true;
 }
@@ -56,17 +60,13 @@ void proc_bad(struct proc_reader *rd, const char *fmt, ...)
 
 int proc_reader_finish(struct proc_reader *rd)
 {
-	int ret = 0;
+	int ret = rd->failed ? -1 : 0;
 
-	if (ferror(rd->in))
-		ret = error("unable to read '%s': %s", rd->input,
-			    strerror(errno ? errno : EIO));
 	if (rd->st->bad > PROC_MAX_WARNINGS && !(rd->flags & PROC_PARSE_QUIET))
 		warning("%s: %lu more malformed lines not shown", rd->input,
 			rd->st->bad - PROC_MAX_WARNINGS);
-	free(rd->line);
+	line_reader_release(&rd->lr);
 	rd->line = NULL;
-	rd->alloc = 0;
 	return ret;
 }
 

@@ -5,7 +5,8 @@
  *
  * Invariants:
  *  (1) After proc_reader_next() returns true, line[0..len) is one
- *      physical line without its '\n' and trailing '\r', NUL-terminated
+ *      physical line (at most LINE_READER_MAX bytes, line-reader.h)
+ *      without its '\n' and trailing '\r', NUL-terminated
  *      at len, and lineno is its 1-based number; both stay valid until
  *      the next call.
  *  (2) proc_bad() counts every malformed line in st->bad and warns only
@@ -21,6 +22,7 @@
 #include <stdio.h>
 
 #include "parse/proc-common.h"
+#include "util/line-reader.h"
 
 struct proc_reader {
 	FILE *in;
@@ -28,8 +30,9 @@ struct proc_reader {
 	unsigned int flags;
 	struct proc_parse_stats *st;
 	struct proc_parse_stats own;	/* when the caller passed no stats */
-	char *line;
-	size_t alloc;
+	struct line_reader lr;
+	bool failed;		/* a line too long, or a read error */
+	char *line;		/* lr's line without a trailing '\r' */
 	size_t len;
 	unsigned long lineno;
 };
@@ -39,7 +42,10 @@ void proc_reader_init(struct proc_reader *rd, FILE *in, const char *input,
 bool proc_reader_next(struct proc_reader *rd);
 __attribute__((format(printf, 2, 3)))
 void proc_bad(struct proc_reader *rd, const char *fmt, ...);
-/* Returns 0, or -1 after error() if reading failed. Frees the line. */
+/*
+ * Returns 0, or -1 if a line was too long or reading failed (said when it
+ * happened). Frees the line.
+ */
 int proc_reader_finish(struct proc_reader *rd);
 
 /* ---- scanners over [*p, end): advance *p only on success ---- */

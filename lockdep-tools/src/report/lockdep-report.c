@@ -136,8 +136,6 @@ static int parse_file(const char *path, unsigned int *next_id,
 	if (!in)
 		return error("unable to open '%s': %s", path, strerror(errno));
 	ret = klog_parse_stream(in, path, next_id, show, o);
-	if (ret)
-		error("unable to read '%s': %s", path, strerror(errno));
 	if (!is_stdin)
 		fclose(in);
 	return ret;

@@ -251,6 +251,32 @@ test_expect_success 'bad MANIFEST, missing MANIFEST, binary log: exit 2, db unch
 	unchanged
 '
 
+test_expect_success 'a line over 1 MiB: error names input and line, exit 2, db unchanged' '
+	DB=raw.db && snapshot &&
+	head -c 1048577 /dev/zero | tr "\\000" a >long &&
+	{ cat "$CORPUS/034-circular.txt"; echo "[ 9.0] $(cat long)";
+	  cat "$CORPUS/034-circular.txt"; } >long.log &&
+	n=$(($(wc -l <"$CORPUS/034-circular.txt") + 1)) &&
+	rc=0 && collect --db raw.db --log long.log >out 2>err || rc=$? &&
+	test "$rc" = 2 && test ! -s out &&
+	grep -q "long.log:$n: a line longer than 1048576 bytes" err &&
+	rc=0 && (ulimit -v 400000 && collect --db raw.db --log /dev/zero) >out 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "/dev/zero:1: a line longer than" err &&
+	rm -rf bad && cp -r raw bad && { head -n 2 raw/kmsg; echo "6,9999,0,-;$(cat long)"; } >bad/kmsg &&
+	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "bad/kmsg:3: a line longer than" err &&
+	rm -rf bad && cp -r raw bad && cat long >>bad/MANIFEST &&
+	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "bad/MANIFEST:$(($(wc -l <raw/MANIFEST) + 1)): a line longer than" err &&
+	mkdir -p longproc && cp "$FIX"/lockdep* "$FIX/lock_stat" longproc/ &&
+	cat long >>longproc/lockdep_stats &&
+	rc=0 && collect --db raw.db --proc-dir longproc >out 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "longproc/lockdep_stats:$(($(wc -l <"$FIX/lockdep_stats") + 1)): a line longer than" err &&
+	unchanged &&
+	rc=0 && "$BIN/lockdep-report" long.log >out 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "long.log:$n: a line longer than 1048576 bytes" err
+'
+
 test_expect_success 'not a database: refused, file untouched' '
 	echo "just some text, not SQLite" >text.db && cp text.db text.orig &&
 	rc=0 && collect --db text.db --log "$CORPUS/034-circular.txt" 2>err || rc=$? &&
