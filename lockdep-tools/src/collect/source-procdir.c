@@ -4,24 +4,60 @@
  * the pushing of one file from disk that every offline source shares.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "collect/db-sink.h"
 #include "collect/sources.h"
 #include "util/error.h"
 
+FILE *source_fopen(const char *path, bool *refused)
+{
+	struct stat st;
+	FILE *fp;
+	int fd;
+
+	*refused = false;
+	/* O_NONBLOCK: a FIFO opens at once, to be refused below */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP) {
+		*refused = true;
+		error("'%s' is a symbolic link: refused", path);
+		return NULL;
+	}
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		*refused = true;
+		error("'%s' is not a regular file: refused", path);
+		close(fd);
+		return NULL;
+	}
+	fp = fdopen(fd, "rb");
+	if (!fp) {
+		*refused = true;
+		error("unable to read '%s': %s", path, strerror(errno));
+		close(fd);
+	}
+	return fp;
+}
+
 int source_push_file(struct collect_sink *sink, struct file_item *it,
 		     const char *disk_path, enum item_status as, int err)
 {
 	char buf[65536];
+	bool refused;
 	FILE *fp;
 	size_t n;
 	int ret = 0;
 
 	it->bytes = 0;
-	fp = fopen(disk_path, "rb");
+	fp = source_fopen(disk_path, &refused);
+	if (refused)
+		return -1;
 	if (!fp) {
 		it->status = ITEM_MISSING;
 		it->err = errno;

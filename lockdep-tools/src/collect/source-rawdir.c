@@ -30,11 +30,14 @@ struct manifest {
 
 static int read_lines(const char *path, struct manifest *m)
 {
-	FILE *fp = fopen(path, "r");
 	struct line_reader lr;
 	size_t alloc = 0;
+	bool refused;
+	FILE *fp = source_fopen(path, &refused);
 	int ret;
 
+	if (refused)
+		return -1;
 	if (!fp)
 		return error("unable to open '%s': %s%s", path, strerror(errno),
 			     errno == ENOENT ? " (not a raw directory, or its collection did not finish)" : "");
@@ -250,11 +253,14 @@ static int trigger_line(const struct manifest *m, size_t i,
 static int read_kmsg(const char *path, const struct manifest *m,
 		     uint64_t want, struct collect_sink *sink)
 {
-	FILE *fp = fopen(path, "r");
 	struct line_reader lr;
 	uint64_t records = 0;
+	bool refused;
+	FILE *fp = source_fopen(path, &refused);
 	int ret;
 
+	if (refused)
+		return -1;
 	if (!fp)
 		return error("unable to open '%s': %s", path, strerror(errno));
 	line_reader_init(&lr, fp, path);

@@ -9,6 +9,9 @@
 #ifndef LDT_COLLECT_SOURCES_H
 #define LDT_COLLECT_SOURCES_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 #include "collect/sink.h"
 #include "collect/summary.h"
 
@@ -41,11 +44,19 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 int source_local(struct collect_summary *sum, struct collect_sink *sink);
 
 /*
+ * Open an input file for reading. Every input is untrusted: a symbolic
+ * link could name any file of the user (cmdline -> /etc/shadow) and a
+ * FIFO would block the run, so both are refused, said, with *@refused
+ * set. Otherwise NULL with errno when it cannot be opened.
+ */
+FILE *source_fopen(const char *path, bool *refused);
+
+/*
  * Push the file @disk_path as the collected item @it (its status, bytes
  * and err are set here): with status @as (and @err unless complete) if
  * it could be read whole, missing (with the errno) if it could not be
- * opened. Returns 0, 1 when it was missing, -1 on a read error or a sink
- * failure.
+ * opened. Returns 0, 1 when it was missing, -1 when it was refused
+ * (source_fopen()), on a read error or a sink failure.
  */
 int source_push_file(struct collect_sink *sink, struct file_item *it,
 		     const char *disk_path, enum item_status as, int err);

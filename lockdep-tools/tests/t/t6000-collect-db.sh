@@ -294,6 +294,32 @@ test_expect_success '--proc-dir: the real 6.1 /proc files' '
 	test "$rc" = 2 && grep -q "none. holds none of" err
 '
 
+test_expect_success 'a symbolic link or a FIFO among the inputs is refused, db unchanged' '
+	DB=proc.db && snapshot &&
+	echo "root:secret-hash:19000:0:99999:7:::" >shadow &&
+	rm -rf p && mkdir p && cp "$FIX"/lockdep* "$FIX/lock_stat" p/ &&
+	ln -s "$TRASH/shadow" p/cmdline &&
+	rc=0 && collect --db proc.db --proc-dir p >out 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "p/cmdline. is a symbolic link" err &&
+	rm p/cmdline && mkfifo p/cmdline &&
+	rc=0 && timeout 20 "$BIN/lockdep-collect" --db proc.db --proc-dir p >out 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "p/cmdline. is not a regular file" err &&
+	unchanged && ! grep -q secret-hash proc.db &&
+	DB=raw.db && snapshot &&
+	rm -rf bad && cp -r raw bad && rm bad/files/proc/cmdline &&
+	ln -s "$TRASH/shadow" bad/files/proc/cmdline &&
+	sed -i "s|^file complete /proc/cmdline .*|file complete /proc/cmdline $(wc -c <shadow)|" bad/MANIFEST &&
+	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "bad/files/proc/cmdline. is a symbolic link" err &&
+	rm -rf bad && cp -r raw bad && mv bad/kmsg kmsg.real && ln -s "$TRASH/kmsg.real" bad/kmsg &&
+	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "bad/kmsg. is a symbolic link" err &&
+	rm -rf bad && cp -r raw bad && mv bad/MANIFEST M.real && ln -s "$TRASH/M.real" bad/MANIFEST &&
+	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "bad/MANIFEST. is a symbolic link" err &&
+	unchanged && ! grep -q secret-hash raw.db
+'
+
 test_expect_success '--local: this machine, read only, lockdep or not' '
 	rc=0 && collect --db local.db --local >id 2>err || rc=$? &&
 	test "$rc" = 0 -o "$rc" = 1 &&
