@@ -42,6 +42,9 @@ int source_log(const char *path, struct collect_sink *sink)
 			break;
 		}
 	}
+	/* an empty boot must not pass for a clean one */
+	if (!ret && !lr.lineno)
+		ret = error("'%s' is empty: no kernel log to store", path);
 	line_reader_release(&lr);
 	if (!is_stdin)
 		fclose(in);

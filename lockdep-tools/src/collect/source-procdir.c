@@ -122,11 +122,17 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 		ret = source_push_file(sink, it, disk, ITEM_COMPLETE, 0);
 		if (ret < 0)
 			return -1;
-		if (!ret && i >= 3)
+		if (ret || i < 3)
+			continue;
+		/* a copy that trusted /proc's st_size of 0 (tar, rsync) */
+		if (!it->bytes)
+			warning("'%s' is empty, which %s never is: it counts as missing",
+				disk, guest);
+		else
 			found++;
 	}
 	if (!found)
-		return error("'%s' holds none of lockdep, lockdep_stats, lockdep_chains, lock_stat",
+		return error("'%s' holds none of lockdep, lockdep_stats, lockdep_chains, lock_stat (or only empty ones)",
 			     dir);
 	/* the graph export of our kernel series, when the dump has it */
 	snprintf(disk, sizeof(disk), "%s/lockdep_graph", dir);
@@ -135,6 +141,6 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 	    source_push_file(sink, it, disk, ITEM_COMPLETE, 0) < 0)
 		return -1;
 	if (found < 4)
-		db_sink_set_partial(sink, "some lockdep /proc files are missing");
+		db_sink_set_partial(sink, "some lockdep /proc files are missing or empty");
 	return 0;
 }

@@ -294,6 +294,24 @@ test_expect_success '--proc-dir: the real 6.1 /proc files' '
 	test "$rc" = 2 && grep -q "none. holds none of" err
 '
 
+test_expect_success 'an empty log, empty /proc files: said, never a complete boot' '
+	DB=proc.db && snapshot &&
+	: >empty.log &&
+	rc=0 && collect --db proc.db --log empty.log >out 2>err || rc=$? &&
+	test "$rc" = 2 && test ! -s out && grep -q "empty.log. is empty" err &&
+	rc=0 && collect --db proc.db --log - </dev/null >out 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "is empty" err &&
+	rm -rf e && mkdir e && : >e/lockdep && : >e/lockdep_stats &&
+	: >e/lockdep_chains && : >e/lock_stat &&
+	rc=0 && collect --db proc.db --proc-dir e >out 2>err || rc=$? &&
+	test "$rc" = 2 && test ! -s out && grep -q "e/lockdep. is empty" err &&
+	unchanged &&
+	cp "$FIX/lockdep" e/ &&
+	rc=0 && collect --db proc.db --proc-dir e >id 2>err || rc=$? &&
+	test "$rc" = 1 && grep -q "e/lock_stat. is empty" err &&
+	test "$(sqlite3 proc.db "SELECT completeness FROM boots WHERE id = $(cat id)")" = partial
+'
+
 test_expect_success 'a symbolic link or a FIFO among the inputs is refused, db unchanged' '
 	DB=proc.db && snapshot &&
 	echo "root:secret-hash:19000:0:99999:7:::" >shadow &&
