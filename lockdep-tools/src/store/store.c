@@ -469,7 +469,13 @@ int store_add_file(struct store *st, const char *path, const char *status,
 	store_bind_text(s, 3, status);
 	sqlite3_bind_int64(s, 4, (sqlite3_int64)bytes);
 	store_bind_text(s, 5, reason);
-	if (content)
-		sqlite3_bind_blob64(s, 6, content, len, SQLITE_STATIC);
+	/* over SQLITE_LIMIT_LENGTH the column would silently stay NULL */
+	if (content &&
+	    sqlite3_bind_blob64(s, 6, content, len, SQLITE_STATIC) != SQLITE_OK) {
+		error("unable to store '%s' in '%s': %zu bytes, over SQLite's limit of %d per value",
+		      path, st->path, len,
+		      sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, -1));
+		return -1;
+	}
 	return store_step_done(st, s, "add a file");
 }

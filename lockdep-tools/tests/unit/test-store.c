@@ -20,6 +20,7 @@
 #include "parse/klog.h"
 #include "store/schema.h"
 #include "store/store.h"
+#include "store/store-int.h"	/* the connection, to lower its limit */
 
 static char dir[] = "/tmp/test-store.XXXXXX";
 static char path[64];
@@ -296,6 +297,33 @@ static void test_abort_leaves_nothing(void **state)
 	assert_int_equal(query_int("SELECT count(*) FROM reports"), 1);
 }
 
+/*
+ * A file longer than SQLite's length limit (1,000,000,000 bytes by
+ * default; lowered here, the same check) is an error, never a row
+ * that says complete with no content.
+ */
+static void test_file_over_length_limit(void **state)
+{
+	static char big[1001];
+	struct store_boot b = { .source = "log" };
+	struct store *st;
+	int64_t id;
+
+	(void)state;
+	st = store_open(path, 0);
+	assert_non_null(st);
+	sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, 1000);
+	assert_int_equal(store_boot_begin(st, &b, &id), 0);
+	assert_int_equal(store_add_file(st, "/proc/lock_stat", "complete",
+					sizeof(big), NULL, big, sizeof(big)),
+			 -1);
+	assert_int_equal(store_add_file(st, "/proc/version", "complete", 5,
+					NULL, "Linux", 5), 0);
+	store_boot_abort(st);
+	store_close(st);
+	assert_int_equal(query_int("SELECT count(*) FROM files"), 0);
+}
+
 /* A collector killed mid-boot: the database keeps only the earlier boot. */
 static void test_killed_collection(void **state)
 {
@@ -452,6 +480,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migrate_refuses_back_and_newer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_abort_leaves_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_file_over_length_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed_collection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_index_read_back, setup, teardown),
