@@ -4,6 +4,7 @@
  * a kernel log, saved /proc files or this machine's state in a database
  * (lockdep-collect(1)).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -56,9 +57,10 @@ static const char usage_text[] =
 	"    --duration SECONDS follow for at most this long (implies --follow)\n"
 	"    -h, --help         show this help\n"
 	"\n"
-	"Exit status: 0 everything collected, 1 partial (something incomplete,\n"
-	"required but missing, a trigger or the power-off failed; what arrived\n"
-	"is stored), 2 fatal error (nothing stored in the database), 64 usage.\n";
+	"Exit status: 0 everything collected (and stored), 1 partial (something\n"
+	"incomplete, required but missing, a trigger or the power-off failed;\n"
+	"what arrived is stored) or stored but its id not printed, 2 fatal\n"
+	"error (nothing stored in the database), 64 usage.\n";
 
 static int parse_timeout(const char *arg, int *out)
 {
@@ -302,6 +304,22 @@ static int run_source(const struct collect_args *a, enum source src,
 	return EXIT_FATAL;
 }
 
+/*
+ * The status says what happened to the data: 2 only when no boot was
+ * stored. The id that could not be printed (a full disk, a closed pipe)
+ * does not unstore its boot.
+ */
+static int exit_status(int ret, bool stored)
+{
+	if (!fflush(stdout) && !ferror(stdout))
+		return ret;
+	if (!stored)
+		return EXIT_FATAL;
+	fprintf(stderr, "lockdep-collect: error: unable to write the boot's id to standard output: %s\n",
+		strerror(errno));
+	return ret == EXIT_OK ? EXIT_PARTIAL : ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct collect_args a = { .agent.timeout_s = DEFAULT_TIMEOUT_S };
@@ -310,6 +328,7 @@ int main(int argc, char **argv)
 	unsigned long reports, truncated;
 	char **names = NULL;
 	int src, ret, fin;
+	bool stored = false;
 	size_t i;
 
 	cli_init(argv[0], usage_text);
@@ -329,6 +348,8 @@ int main(int argc, char **argv)
 
 	/* a guest that vanishes must show up as EPIPE, not kill us */
 	signal(SIGPIPE, SIG_IGN);
+	/* a file size limit must fail a write (and say so), not kill us */
+	signal(SIGXFSZ, SIG_IGN);
 	/* the raw directory source fills the summary from its MANIFEST */
 	if (src != SRC_RAW_DIR &&
 	    collect_summary_init(&sum, a.triggers, a.ntriggers)) {
@@ -355,6 +376,7 @@ int main(int argc, char **argv)
 	else if (!ret && db && db_sink_partial(db))
 		ret = EXIT_PARTIAL;
 	if (db && db_sink_committed(db)) {
+		stored = true;
 		db_sink_counts(db, &reports, &truncated);
 		fprintf(stderr, "lockdep-collect: boot %" PRId64 " stored in '%s': %lu report%s (%lu truncated)\n",
 			db_sink_boot_id(db), a.db, reports,
@@ -372,7 +394,5 @@ int main(int argc, char **argv)
 		free(names[i]);
 	free(names);
 	free(a.triggers);
-	if (fflush(stdout) || ferror(stdout))
-		return EXIT_FATAL;
-	return ret;
+	return exit_status(ret, stored);
 }

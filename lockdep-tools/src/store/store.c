@@ -25,6 +25,12 @@
  *     the transaction of (5) is open).
  * (7) The store never prints to stdout and never exits; each failure is
  *     one error line naming the database file, and the caller decides.
+ * (8) A writer's checkpoints are its own: SQLite's automatic one runs
+ *     inside COMMIT and its failure (a full disk, a file size limit)
+ *     becomes COMMIT's, so a boot that was stored looked lost.
+ *     store_boot_commit() checkpoints after the commit, and a failure
+ *     there is a warning: the boot is safe in the write-ahead log, and
+ *     the next connection takes it in.
  *
  * States of a handle and the functions that move between them:
  *
@@ -34,6 +40,7 @@
  */
 #include <assert.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,7 +303,8 @@ static int store_configure(struct store *st)
 		return 0;
 	}
 	/* a fresh file: also check it is a database before writing to it */
-	if (store_exec(st, "PRAGMA journal_mode = WAL", "configure"))
+	if (store_exec(st, "PRAGMA journal_mode = WAL", "configure") ||
+	    store_exec(st, "PRAGMA wal_autocheckpoint = 0", "configure"))
 		return -1;
 	return store_migrate_to(st, store_nr_migrations);
 }
@@ -432,6 +440,11 @@ int store_boot_commit(struct store *st, const char *completeness)
 		store_boot_abort(st);
 		return -1;
 	}
+	if (sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+				      NULL, NULL) != SQLITE_OK)
+		warning("boot %" PRId64 " is stored, in the write-ahead log '%s-wal': moving it into '%s' failed (%s); the next open of the database will",
+			st->boot_id, st->path, st->path,
+			sqlite3_errmsg(st->db));
 	st->boot_id = 0;
 	store_classes_reset(st);
 	return 0;

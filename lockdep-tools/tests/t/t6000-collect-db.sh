@@ -338,6 +338,28 @@ test_expect_success 'a symbolic link or a FIFO among the inputs is refused, db u
 	unchanged && ! grep -q secret-hash raw.db
 '
 
+test_expect_success 'a stored boot is never exit 2: stdout full, file size limit' '
+	if [ -w /dev/full ]; then
+		rc=0 && collect --db full.db --log "$CORPUS/034-circular.txt" >/dev/full 2>err || rc=$? &&
+		test "$rc" = 1 && grep -q "boot 1 stored" err &&
+		grep -q "unable to write the boot.s id to standard output" err &&
+		test "$(sqlite3 full.db "SELECT count(*) FROM boots")" = 1
+	fi &&
+	# the boot fits in the write-ahead log, the database file cannot grow
+	rm -rf x && mkdir x && cp "$FIX/lockdep" "$FIX/lockdep_stats" \
+		"$FIX/lockdep_chains" "$FIX/lock_stat" x/ &&
+	head -c 3000000 /dev/zero | tr "\\000" a >x/cmdline &&
+	collect --db big.db --proc-dir x >/dev/null 2>&1 &&
+	collect --db big.db --proc-dir x >/dev/null 2>&1 &&
+	blocks=$(($(stat -c %s big.db) / 1024 + 1)) &&
+	rc=0 && (ulimit -f $blocks && exec "$BIN/lockdep-collect" --db big.db --proc-dir x) >id 2>err || rc=$? &&
+	test "$rc" = 0 && test "$(cat id)" = 3 && grep -q "write-ahead log" err &&
+	test "$(sqlite3 big.db "SELECT count(*) FROM boots")" = 3 &&
+	rc=0 && (ulimit -f 200 && exec "$BIN/lockdep-collect" --db big.db --proc-dir x) >id 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "nothing was stored" err &&
+	test "$(sqlite3 big.db "SELECT count(*) FROM boots")" = 3
+'
+
 test_expect_success '--local: this machine, read only, lockdep or not' '
 	rc=0 && collect --db local.db --local >id 2>err || rc=$? &&
 	test "$rc" = 0 -o "$rc" = 1 &&
