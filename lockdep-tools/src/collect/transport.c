@@ -407,13 +407,35 @@ int agent_client_read(struct agent_client *cl, struct file_item *it,
 	return ret;
 }
 
+/*
+ * A dump (not a follow) that passed KMSG_DUMP_MAX bytes or the reply
+ * timeout: an agent that never ends it would keep us running and the
+ * raw copy growing. The records that arrived stay.
+ */
+static int client_dump_bounded(struct agent_client *cl, uint64_t bytes,
+			       int64_t until_ms)
+{
+	if (cl->follow)
+		return 0;
+	if (bytes > KMSG_DUMP_MAX)
+		return client_fail(cl, -EFBIG,
+				   "the agent's kernel log dump passed %llu MiB without an end; stopped there",
+				   KMSG_DUMP_MAX >> 20);
+	if (proto_now_ms() > until_ms)
+		return client_fail(cl, -ETIME,
+				   "the agent's kernel log dump did not end within %d s; stopped there",
+				   cl->timeout_ms / 1000);
+	return 0;
+}
+
 /* The KMSG reply loop: records until END or ERROR. */
 static int client_kmsg_reply(struct agent_client *cl,
 			     struct collect_summary *sum,
 			     struct collect_sink *sink)
 {
+	int64_t until = proto_now_ms() + cl->timeout_ms;
 	struct kmsg_item *k = &sum->kmsg;
-	uint64_t seq, n = 0;
+	uint64_t seq, n = 0, bytes = 0;
 	struct proto_frame f;
 	int ret;
 
@@ -440,6 +462,10 @@ static int client_kmsg_reply(struct agent_client *cl,
 			if (ret)
 				return client_sink_failed(cl, ret);
 			n++;
+			bytes += f.len;
+			ret = client_dump_bounded(cl, bytes, until);
+			if (ret)
+				return ret;
 			continue;
 		case PROTO_END:
 			if (f.len != PROTO_END_SIZE)

@@ -21,6 +21,12 @@
 
 /* A file bigger than this is a misbehaving agent, not a kernel file. */
 #define AGENT_MAX_FILE	(1ull << 30)
+/*
+ * Nor is a kernel log dump bigger than this: the largest log buffer
+ * (CONFIG_LOG_BUF_SHIFT=25) holds 32 MiB of text. A dump must also end
+ * within the reply timeout: it takes seconds at most.
+ */
+#define KMSG_DUMP_MAX	(64ull << 20)
 
 struct agent_client {
 	int fd;

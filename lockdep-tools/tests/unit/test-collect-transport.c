@@ -18,11 +18,13 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "agent/agent.h"
 #include "collect/collect.h"
+#include "collect/transport.h"
 #include "proto/allowlist.h"
 #include "proto/message.h"
 
@@ -611,6 +613,89 @@ static void test_agent_never_answers(void **state)
 	assert_manifest_has(fx, "file missing /proc/version 0 ENOTCONN");
 }
 
+/*
+ * A kernel log dump that never ends: records of 4 KiB, one every
+ * @pause_ms, until the collector hangs up.
+ */
+static void endless_dump(struct proto_conn *c, long pause_ms)
+{
+	const struct timespec pause = { .tv_nsec = pause_ms * 1000000L };
+	char rec[4096];
+	uint64_t seq;
+	int n;
+
+	script_hello(c);
+	expect_request(c, PROTO_KMSG);
+	for (seq = 0;; seq++) {
+		n = snprintf(rec, sizeof(rec), "6,%llu,0,-;",
+			     (unsigned long long)seq);
+		memset(rec + n, 'x', sizeof(rec) - n - 1);
+		rec[sizeof(rec) - 1] = '\n';
+		if (proto_conn_send(c, PROTO_RECORD, rec, sizeof(rec),
+				    proto_now_ms() + 10000))
+			_exit(0);
+		if (pause_ms)
+			nanosleep(&pause, NULL);
+	}
+}
+
+static void script_endless_dump(struct proto_conn *c)
+{
+	endless_dump(c, 0);
+}
+
+static void script_slow_endless_dump(struct proto_conn *c)
+{
+	endless_dump(c, 100);
+}
+
+/* The kmsg line says incomplete for @reason, and kmsg kept records. */
+static void assert_kmsg_cut(struct fixture *fx, const char *reason)
+{
+	char *m, *line, path[256], want[64];
+	struct stat st;
+	size_t size;
+
+	m = raw_file(fx, "MANIFEST", &size);
+	assert_non_null(m);
+	line = strstr(m, "\nkmsg incomplete ");
+	if (!line)
+		fail_msg("no incomplete kmsg line in:\n%s", m);
+	snprintf(want, sizeof(want), " %s\n", reason);
+	if (!strstr(line, want) || strstr(line, want) > strchr(line + 1, '\n'))
+		fail_msg("the kmsg line does not end with '%s':\n%s", reason, m);
+	free(m);
+	snprintf(path, sizeof(path), "%s/kmsg", fx->raw);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size > 0);
+}
+
+static void test_endless_kmsg_dump(void **state)
+{
+	struct fixture *fx = *state;
+
+	start_agent(fx, script_endless_dump);
+	collect(fx, 10, false, NULL, 0);
+	assert_int_equal(agent_exit(fx), 0);
+	assert_int_equal(fx->exit_status, EXIT_PARTIAL);
+	assert_true(fx->sum.kmsg.records * 4096 > KMSG_DUMP_MAX);
+	assert_true(fx->sum.kmsg.records * 4096 <= KMSG_DUMP_MAX + 4096);
+	assert_kmsg_cut(fx, "EFBIG");
+}
+
+static void test_slow_endless_kmsg_dump(void **state)
+{
+	struct fixture *fx = *state;
+	int64_t t0 = proto_now_ms();
+
+	start_agent(fx, script_slow_endless_dump);
+	collect(fx, 1, false, NULL, 0);
+	assert_int_equal(agent_exit(fx), 0);
+	assert_true(proto_now_ms() - t0 < 5000);
+	assert_int_equal(fx->exit_status, EXIT_PARTIAL);
+	assert_kmsg_cut(fx, "ETIME");
+}
+
 static void test_no_socket(void **state)
 {
 	struct fixture *fx = *state;
@@ -636,6 +721,8 @@ int main(void)
 		T(test_late_hello),
 		T(test_agent_refuses_hello),
 		T(test_agent_never_answers),
+		T(test_endless_kmsg_dump),
+		T(test_slow_endless_kmsg_dump),
 		T(test_no_socket),
 	};
 #undef T
