@@ -56,6 +56,12 @@ enum proc_parse_flags {
 	 * release says so.
 	 */
 	PROC_PARSE_LEGACY_USAGE	= 1 << 1,
+	/*
+	 * Lines may end in CRLF: a kernel log saved elsewhere (the self-test
+	 * table). Never for /proc files, where a trailing CR is part of a
+	 * class name and must be kept.
+	 */
+	PROC_PARSE_CRLF		= 1 << 2,
 };
 
 /* Notes a parser leaves about the input as a whole (st->notes). */

@@ -33,7 +33,7 @@ bool proc_reader_next(struct proc_reader *rd)
 		rd->failed = ret < 0;
 		return false;
 	}
-	if (n && rd->lr.line[n - 1] == '\r')
+	if (n && rd->lr.line[n - 1] == '\r' && (rd->flags & PROC_PARSE_CRLF))
 		n--;
 	rd->lr.line[n] = '\0';
 	rd->line = rd->lr.line;

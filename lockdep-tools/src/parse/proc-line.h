@@ -6,7 +6,8 @@
  * Invariants:
  *  (1) After proc_reader_next() returns true, line[0..len) is one
  *      physical line (at most LINE_READER_MAX bytes, line-reader.h)
- *      without its '\n' and trailing '\r', NUL-terminated
+ *      without its '\n' (nor a trailing '\r' with PROC_PARSE_CRLF),
+ *      NUL-terminated
  *      at len, and lineno is its 1-based number; both stay valid until
  *      the next call.
  *  (2) proc_bad() counts every malformed line in st->bad and warns only
@@ -32,7 +33,7 @@ struct proc_reader {
 	struct proc_parse_stats own;	/* when the caller passed no stats */
 	struct line_reader lr;
 	bool failed;		/* a line too long, or a read error */
-	char *line;		/* lr's line without a trailing '\r' */
+	char *line;		/* lr's line (without '\r' for PROC_PARSE_CRLF) */
 	size_t len;
 	unsigned long lineno;
 };

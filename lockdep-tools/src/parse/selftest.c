@@ -257,7 +257,8 @@ int selftest_parse(FILE *in, const char *input, unsigned int flags,
 	s.ops = ops;
 	s.ctx = ctx;
 	strbuf_init(&s.section);
-	proc_reader_init(&s.rd, in, input, flags, st);
+	/* the table is read from a kernel log, which may have CRLF ends */
+	proc_reader_init(&s.rd, in, input, flags | PROC_PARSE_CRLF, st);
 	while (!ret && proc_reader_next(&s.rd)) {
 		off = klog_strip_prefix(s.rd.line, s.rd.len, &pfx);
 		ret = do_line(&s, s.rd.line + off, s.rd.len - off);

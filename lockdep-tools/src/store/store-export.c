@@ -311,7 +311,9 @@ int store_export_class(struct store_export *x,
 		store_bind_addr(s, 11, key->link, key->has_link);
 	if (key && key->symbol)
 		store_bind_text(s, 12, key->symbol);
-	sqlite3_bind_text(s, 13, identity, -1, free);
+	/* byte for byte: a NUL can only be in the name, never after it */
+	sqlite3_bind_text(s, 13, identity,
+			  c->name_len + strlen(identity + c->name_len), free);
 	if (!id)
 		sqlite3_bind_text(s, 14, name.buf, name.len, SQLITE_STATIC);
 	if (store_step_done(x->st, s, "add a graph class"))

@@ -44,6 +44,7 @@ struct class_map {
 static char *class_ident(bool has_key, unsigned long long key,
 			 const char *name, size_t len)
 {
+	size_t i;
 	char *s;
 
 	if (has_key) {
@@ -51,10 +52,15 @@ static char *class_ident(bool has_key, unsigned long long key,
 		snprintf(s, 20, "k%llx", key);
 		return s;
 	}
-	s = xmalloc(len + 2);
+	/* a name may hold a NUL: escape it (and '\\') to keep keys apart */
+	s = xmalloc(2 * len + 2);
 	s[0] = 'n';
-	memcpy(s + 1, name, len);
-	s[len + 1] = '\0';
+	for (i = 1; len--; name++) {
+		if (*name == '\\' || !*name)
+			s[i++] = '\\';
+		s[i++] = *name ? *name : '0';
+	}
+	s[i] = '\0';
 	return s;
 }
 
@@ -173,7 +179,9 @@ int store_add_class(struct store *st, const struct proc_lockdep_class *c)
 	if (c->wait_inner >= 0)
 		sqlite3_bind_int(s, 10, c->wait_inner);
 	identity = store_class_identity(c->name, c->class_len, c->subclass);
-	sqlite3_bind_text(s, 11, identity, -1, free);
+	/* byte for byte: the class name may hold a NUL, the suffix cannot */
+	sqlite3_bind_text(s, 11, identity,
+			  c->class_len + strlen(identity + c->class_len), free);
 	if (store_step_done(st, s, "add a class"))
 		return -1;
 	map_put(classes(st), class_ident(c->has_key, c->key, c->name,

@@ -312,6 +312,28 @@ test_expect_success 'an empty log, empty /proc files: said, never a complete boo
 	test "$(sqlite3 proc.db "SELECT completeness FROM boots WHERE id = $(cat id)")" = partial
 '
 
+test_expect_success 'class names with a NUL or a trailing CR are stored byte for byte' '
+	rm -rf nul && mkdir nul && cp "$FIX/lockdep" nul/ &&
+	printf "(____ptrval____) FD:    1 BD:    1 ....: nul\\000AAA\n -> [(____ptrval____)] nul\\000BBB\n\n" >>nul/lockdep &&
+	printf "(____ptrval____) FD:    1 BD:    1 ....: nul\\000BBB\n\n" >>nul/lockdep &&
+	printf "(____ptrval____) FD:    1 BD:    1 ....: cr\\r\n\n" >>nul/lockdep &&
+	rc=0 && collect --db nul.db --proc-dir nul >id 2>err || rc=$? &&
+	test "$rc" = 1 &&
+	test "$(sqlite3 nul.db "SELECT count(*) FROM classes") " = "$(($(grep -c " FD: " "$FIX/lockdep") + 3)) " &&
+	sqlite3 nul.db "SELECT hex(name), hex(identity) FROM classes
+		WHERE hex(name) LIKE hex('"'nul'"') || '"'00%'"'
+		   OR hex(name) LIKE hex('"'cr'"') || '"'%'"' ORDER BY 1" >got &&
+	n=6E756C && c=6372 &&
+	printf "%s|%s\n" "${c}0D" "${c}0D" "${n}00414141" "${n}00414141" \
+		"${n}00424242" "${n}00424242" >want &&
+	test_cmp want got &&
+	sqlite3 nul.db "SELECT hex(f.name) || '"' '"' || hex(t.name) FROM dependencies d
+		JOIN classes f ON f.id = d.from_class JOIN classes t ON t.id = d.to_class
+		WHERE hex(f.name) LIKE hex('"'nul'"') || '"'00%'"'" >got &&
+	echo "${n}00414141 ${n}00424242" >want &&
+	test_cmp want got
+'
+
 test_expect_success 'a symbolic link or a FIFO among the inputs is refused, db unchanged' '
 	DB=proc.db && snapshot &&
 	echo "root:secret-hash:19000:0:99999:7:::" >shadow &&
