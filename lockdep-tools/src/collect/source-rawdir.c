@@ -28,19 +28,27 @@ struct manifest {
 	size_t nr;
 };
 
-static int read_lines(const char *path, struct manifest *m)
+/* The MANIFEST or the kmsg file; NULL after saying why (@enoent: a hint). */
+static FILE *rawdir_open(const char *path, const char *enoent)
 {
-	struct line_reader lr;
-	size_t alloc = 0;
 	bool refused;
 	FILE *fp = source_fopen(path, &refused);
+
+	if (!fp && !refused)
+		error("unable to open '%s': %s%s", path, strerror(errno),
+		      errno == ENOENT ? enoent : "");
+	return fp;
+}
+
+static int read_lines(const char *path, struct manifest *m)
+{
+	FILE *fp = rawdir_open(path, " (not a raw directory, or its collection did not finish)");
+	struct line_reader lr;
+	size_t alloc = 0;
 	int ret;
 
-	if (refused)
-		return -1;
 	if (!fp)
-		return error("unable to open '%s': %s%s", path, strerror(errno),
-			     errno == ENOENT ? " (not a raw directory, or its collection did not finish)" : "");
+		return -1;
 	line_reader_init(&lr, fp, path);
 	while ((ret = line_reader_next(&lr)) > 0) {
 		ALLOC_GROW(m->lines, m->nr + 1, alloc);
@@ -253,16 +261,13 @@ static int trigger_line(const struct manifest *m, size_t i,
 static int read_kmsg(const char *path, const struct manifest *m,
 		     uint64_t want, struct collect_sink *sink)
 {
+	FILE *fp = rawdir_open(path, "");
 	struct line_reader lr;
 	uint64_t records = 0;
-	bool refused;
-	FILE *fp = source_fopen(path, &refused);
 	int ret;
 
-	if (refused)
-		return -1;
 	if (!fp)
-		return error("unable to open '%s': %s", path, strerror(errno));
+		return -1;
 	line_reader_init(&lr, fp, path);
 	while ((ret = line_reader_next(&lr)) > 0) {
 		if (lr.len && lr.line[0] != ' ')
