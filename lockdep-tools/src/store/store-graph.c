@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "store/store-graph.h"
 #include "store/store-int.h"
@@ -48,6 +49,28 @@ static const char *col_text(sqlite3_stmt *s, int i)
 	return (const char *)sqlite3_column_text(s, i);
 }
 
+/*
+ * A class name or identity as C text. The stored bytes may hold a NUL
+ * (lockdep-db(5)), which would end a C string early and make 'a\0x' and
+ * 'a\0y' one class: it is written "\0" instead.
+ */
+static const char *col_name(sqlite3_stmt *s, int i, struct strbuf *sb)
+{
+	const char *t = col_text(s, i);
+	int k, n = sqlite3_column_bytes(s, i);
+
+	if (!t || !memchr(t, '\0', n))
+		return t;
+	strbuf_reset(sb);
+	for (k = 0; k < n; k++) {
+		if (t[k])
+			strbuf_addch(sb, t[k]);
+		else
+			strbuf_addstr(sb, "\\0");
+	}
+	return sb->buf;
+}
+
 static int col_int(sqlite3_stmt *s, int i)
 {
 	if (sqlite3_column_type(s, i) == SQLITE_NULL)
@@ -67,6 +90,7 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 			int (*fn)(const struct store_graph_class *c, void *data),
 			void *data)
 {
+	struct strbuf name = STRBUF_INIT, identity = STRBUF_INIT;
 	struct store_graph_class c;
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, ret = 0;
@@ -80,14 +104,16 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		c.id = sqlite3_column_int64(s, 0);
 		c.boot_id = sqlite3_column_int64(s, 1);
-		c.name = col_text(s, 2);
+		c.name = col_name(s, 2, &name);
 		c.key = col_text(s, 3);
-		c.identity = col_text(s, 4);
+		c.identity = col_name(s, 4, &identity);
 		c.usage_bits = (unsigned int)sqlite3_column_int64(s, 5);
 		if (!c.name)
 			c.name = "";
 		ret = fn(&c, data);
 	}
+	strbuf_release(&name);
+	strbuf_release(&identity);
 	return finish(st, s, rc, ret);
 }
 
@@ -97,6 +123,7 @@ int store_graph_shared_identities(struct store *st, const int64_t *boots,
 					    void *data),
 				  void *data)
 {
+	struct strbuf identity = STRBUF_INIT;
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, ret = 0;
 
@@ -115,7 +142,9 @@ int store_graph_shared_identities(struct store *st, const int64_t *boots,
 	if (!s)
 		return -1;
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		ret = fn(sqlite3_column_int64(s, 0), col_text(s, 1), data);
+		ret = fn(sqlite3_column_int64(s, 0),
+			 col_name(s, 1, &identity), data);
+	strbuf_release(&identity);
 	return finish(st, s, rc, ret);
 }
 

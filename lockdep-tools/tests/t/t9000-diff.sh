@@ -271,4 +271,15 @@ test_expect_success 'a set of baseline boots: flaky findings marked, only the ne
 	grep -q "{\"from\":\"new_lock_a\",\"to\":\"new_lock_b\",\"seen_in\":\[\"B\"\],\"site\":null,\"flaky\":false}" out.json
 '
 
+test_expect_success 'classes that differ only after a NUL byte stay two classes' '
+	proc_dir n1 && proc_dir n2 &&
+	printf "(____ptrval____) FD:    0 BD:    1 +.+.: nul\\000AAA\n\n" >>n1/lockdep &&
+	printf "(____ptrval____) FD:    0 BD:    1 +.+.: nul\\000BBB\n\n" >>n2/lockdep &&
+	collect --db nul.db --proc-dir n1 --label n1 >/dev/null &&
+	collect --db nul.db --proc-dir n2 --label n2 >/dev/null &&
+	diff_ --db nul.db n1 n2 >out &&
+	grep -q "^classes: 1 added, 1 removed" out &&
+	grep -qF "nul\\0AAA" out && grep -qF "nul\\0BBB" out
+'
+
 test_done
