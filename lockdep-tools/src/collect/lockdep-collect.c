@@ -369,7 +369,10 @@ int main(int argc, char **argv)
 	if (ret == EXIT_FATAL && db)
 		db_sink_abort(db);
 	fin = sink->ops->finish(sink, &sum);
-	if (fin)
+	/* the raw copy failed, but the boot is stored (see exit_status()) */
+	if (fin && db && db_sink_committed(db))
+		ret = EXIT_PARTIAL;
+	else if (fin)
 		ret = EXIT_FATAL;
 	else if (!ret && (src == SRC_AGENT || src == SRC_RAW_DIR ||
 			  src == SRC_LOCAL))

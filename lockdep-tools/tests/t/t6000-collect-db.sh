@@ -406,6 +406,19 @@ test_expect_success 'live from a real agent: --raw-dir and --db, --duration' '
 	test "$(sqlite3 live.db "SELECT kernel_release FROM boots")" = "$(uname -r)"
 '
 
+test_expect_success 'live: the raw copy fails after the boot was stored: not exit 2' '
+	"$BIN/lockdep-agent" --listen agent3.sock 2>agent.err &
+	pid=$! &&
+	for _ in $(seq 50); do [ -S agent3.sock ] && break; sleep 0.1; done &&
+	mkdir -p rawfail/MANIFEST.tmp &&
+	rc=0 && collect --socket agent3.sock --raw-dir rawfail --db rf.db \
+		--timeout 10 --poweroff >id 2>err || rc=$? &&
+	wait "$pid" &&
+	test "$rc" = 1 && grep -q "MANIFEST.tmp" err &&
+	grep -q "boot 1 stored" err && test "$(cat id)" = 1 &&
+	test "$(sqlite3 rf.db "SELECT count(*) FROM boots")" = 1
+'
+
 test_expect_success 'live --follow ends when the guest goes away' '
 	"$BIN/lockdep-agent" --listen agent2.sock 2>agent.err &
 	pid=$! &&
