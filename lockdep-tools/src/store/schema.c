@@ -456,13 +456,25 @@ static const char migration_5[] =
 	"UPDATE boots SET uuid = lower(hex(randomblob(16)));\n"
 	"CREATE UNIQUE INDEX boots_uuid ON boots(uuid);\n";
 
+/*
+ * Version 6: our databases say they are ours (SQLite's application_id),
+ * so that --db on another application's file is refused instead of
+ * extended. The pragma writes the database header, inside the
+ * migration's transaction like every other step.
+ */
+static const char migration_6[] =
+	"PRAGMA application_id = 1279542608;\n";	/* STORE_APPLICATION_ID */
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
 	migration_3,
 	migration_4,
 	migration_5,
+	migration_6,
 };
+
+const int store_app_id_version = 6;
 
 const int store_nr_migrations =
 	sizeof(store_migrations) / sizeof(store_migrations[0]);

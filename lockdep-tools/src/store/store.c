@@ -31,6 +31,11 @@
  *     store_boot_commit() checkpoints after the commit, and a failure
  *     there is a warning: the boot is safe in the write-ahead log, and
  *     the next connection takes it in.
+ * (9) It writes only into a database of ours (PRAGMA application_id, or
+ *     one of ours from before it), and readers refuse others too: --db
+ *     on another application's file must not add our tables to it.
+ * (10) Readers open read-only and never migrate, create or write, not
+ *     even the -shm file where they cannot (store_needs_immutable()).
  *
  * States of a handle and the functions that move between them:
  *
@@ -39,16 +44,19 @@
  *   IDLE --store_close()--> CLOSED   (IN_BOOT --store_close()--> aborted)
  */
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "store/schema.h"
 #include "store/store-int.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define STORE_BUSY_TIMEOUT_MS	10000
@@ -228,19 +236,29 @@ static int store_exec(struct store *st, const char *sql, const char *what)
 	return 0;
 }
 
-int store_user_version(struct store *st)
+/* The one integer of @sql (a pragma, a count) to *@out; -1 after an error. */
+static int store_query_int(struct store *st, const char *sql, int *out)
 {
 	sqlite3_stmt *s;
-	int v = -1;
+	int ret = -1;
 
-	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL))
-		return store_fail(st, "unable to read the schema version of");
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int(s, 0);
-	else
-		store_fail(st, "unable to read the schema version of");
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL))
+		return store_fail(st, "unable to read");
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		*out = sqlite3_column_int(s, 0);
+		ret = 0;
+	} else {
+		store_fail(st, "unable to read");
+	}
 	sqlite3_finalize(s);
-	return v;
+	return ret;
+}
+
+int store_user_version(struct store *st)
+{
+	int v;
+
+	return store_query_int(st, "PRAGMA user_version", &v) ? -1 : v;
 }
 
 /* Invariant (1): one migration and its version bump, atomically. */
@@ -283,6 +301,40 @@ int store_migrate_to(struct store *st, int version)
 	return 0;
 }
 
+/*
+ * Invariant (9): write only into a database of ours. One is ours if it
+ * carries our application_id, or is a fresh file (nothing in it yet), or
+ * is one of ours from before application_id: a schema version below
+ * store_app_id_version with our boots table.
+ */
+static int store_check_ours(struct store *st, int version)
+{
+	int app_id, objects, boots;
+
+	if (version < 0)
+		return error("'%s' has schema version %d (PRAGMA user_version), below 0: damaged, or not a lockdep database",
+			     st->path, version);
+	if (store_query_int(st, "PRAGMA application_id", &app_id))
+		return -1;
+	if (app_id == STORE_APPLICATION_ID)
+		return 0;
+	if (app_id)
+		return error("'%s' is not a lockdep database: its application_id is 0x%08x, ours is 0x%08x",
+			     st->path, (unsigned int)app_id,
+			     STORE_APPLICATION_ID);
+	if (store_query_int(st, "SELECT count(*) FROM sqlite_master",
+			    &objects) ||
+	    store_query_int(st, "SELECT count(*) FROM sqlite_master"
+			    " WHERE type = 'table' AND name = 'boots'", &boots))
+		return -1;
+	if (!objects && !version)
+		return 0;
+	if (boots && version > 0 && version < store_app_id_version)
+		return 0;
+	return error("'%s' is not a lockdep database: it holds tables but not our application_id",
+		     st->path);
+}
+
 static int store_configure(struct store *st)
 {
 	int v;
@@ -290,40 +342,105 @@ static int store_configure(struct store *st)
 	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
 	if (store_exec(st, "PRAGMA foreign_keys = ON", "configure"))
 		return -1;
-	v = store_user_version(st);
-	if (v < 0)
+	/* also the first read: a file that is no database fails here */
+	if (store_query_int(st, "PRAGMA user_version", &v))
 		return -1;
 	if (v > store_nr_migrations)
 		return error("'%s' has schema version %d, newer than this build's %d",
 			     st->path, v, store_nr_migrations);
+	if (store_check_ours(st, v))
+		return -1;
 	if (st->read_only) {
 		if (v < store_nr_migrations)
 			return error("'%s' has schema version %d; open it once for writing to migrate it to %d",
 				     st->path, v, store_nr_migrations);
 		return 0;
 	}
-	/* a fresh file: also check it is a database before writing to it */
 	if (store_exec(st, "PRAGMA journal_mode = WAL", "configure") ||
 	    store_exec(st, "PRAGMA wal_autocheckpoint = 0", "configure"))
 		return -1;
 	return store_migrate_to(st, store_nr_migrations);
 }
 
+/*
+ * Invariant (10): a reader of a WAL database needs its -shm file, which
+ * SQLite cannot create where the reader may not write (read-only media,
+ * another user's directory). With no -wal file beside it the database
+ * file holds every committed boot, so it is read as immutable: no -shm,
+ * no locks. Anything else is SQLite's own error.
+ */
+static bool store_needs_immutable(struct store *st)
+{
+	sqlite3_stmt *s;
+	struct strbuf wal = STRBUF_INIT;
+	int rc;
+	bool ret;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA application_id", -1, &s, NULL))
+		rc = sqlite3_errcode(st->db);
+	else
+		rc = sqlite3_step(s) == SQLITE_ROW ? SQLITE_OK :
+		     sqlite3_extended_errcode(st->db);
+	sqlite3_finalize(s);
+	if ((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN)
+		return false;
+	strbuf_addf(&wal, "%s-wal", st->path);
+	ret = access(wal.buf, F_OK) && errno == ENOENT;
+	strbuf_release(&wal);
+	return ret;
+}
+
+/* "file:PATH?immutable=1", PATH percent-encoded as RFC 3986 wants. */
+static char *store_immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned char *p;
+
+	strbuf_addstr(&sb, "file:");
+	for (p = (const unsigned char *)path; *p; p++) {
+		if (isalnum(*p) || strchr("/-._~", *p)) {
+			strbuf_addch(&sb, *p);
+		} else {
+			strbuf_addch(&sb, '%');
+			strbuf_addch(&sb, hex[*p >> 4]);
+			strbuf_addch(&sb, hex[*p & 15]);
+		}
+	}
+	strbuf_addstr(&sb, "?immutable=1");
+	return strbuf_detach(&sb, NULL);
+}
+
 struct store *store_open(const char *path, unsigned int flags)
 {
-	struct store *st = xcalloc(1, sizeof(*st));
+	struct store *st;
+	char *uri;
 	int oflags;
 
+	/* SQLite's temporary databases: everything stored would be lost */
+	if (!*path || !strcmp(path, ":memory:")) {
+		error("refusing the database '%s': SQLite takes an empty name or ':memory:' for a temporary database, lost at exit",
+		      path);
+		return NULL;
+	}
+	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
 	st->read_only = flags & STORE_READ_ONLY;
 	/* one connection per thread: no mutex around every column read */
 	oflags = (st->read_only ? SQLITE_OPEN_READONLY :
 		  SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
 		 SQLITE_OPEN_NOMUTEX;
-	if (sqlite3_open_v2(path, &st->db, oflags, NULL) != SQLITE_OK) {
-		store_fail(st, "unable to open database");
-		store_close(st);
-		return NULL;
+	if (sqlite3_open_v2(path, &st->db, oflags, NULL) != SQLITE_OK)
+		goto fail;
+	if (st->read_only && store_needs_immutable(st)) {
+		sqlite3_close(st->db);
+		uri = store_immutable_uri(path);
+		if (sqlite3_open_v2(uri, &st->db, oflags | SQLITE_OPEN_URI,
+				    NULL) != SQLITE_OK) {
+			free(uri);
+			goto fail;
+		}
+		free(uri);
 	}
 	sqlite3_extended_result_codes(st->db, 1);
 	if (store_configure(st)) {
@@ -331,6 +448,10 @@ struct store *store_open(const char *path, unsigned int flags)
 		return NULL;
 	}
 	return st;
+fail:
+	store_fail(st, "unable to open database");
+	store_close(st);
+	return NULL;
 }
 
 void store_close(struct store *st)

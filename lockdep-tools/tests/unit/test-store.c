@@ -153,6 +153,9 @@ static void test_fresh_schema(void **state)
 	assert_int_equal(store_schema_version(), store_nr_migrations);
 	store_close(st);
 	assert_int_equal(query_int("PRAGMA user_version"), store_nr_migrations);
+	/* the migration's literal is the header's constant */
+	assert_int_equal(query_int("PRAGMA application_id"),
+			 STORE_APPLICATION_ID);
 	assert_int_equal(query_int(
 		"SELECT count(*) FROM sqlite_master WHERE name IN ('boots',"
 		" 'reports', 'report_locks', 'report_frames', 'classes',"
@@ -228,10 +231,13 @@ static void test_migration_from_v1(void **state)
 	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master"
 				   " WHERE name = 'classes'"), 0);
 
+	assert_null(store_open(path, STORE_READ_ONLY));
 	st = store_open(path, 0);
 	assert_non_null(st);
 	assert_int_equal(store_user_version(st), store_schema_version());
 	store_close(st);
+	assert_int_equal(query_int("PRAGMA application_id"),
+			 STORE_APPLICATION_ID);
 	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master"
 				   " WHERE name = 'classes'"), 1);
 	assert_int_equal(query_int("SELECT count(*) FROM boot_summary"
