@@ -7,40 +7,41 @@
 
 #include "report/report-print.h"
 #include "util/strbuf.h"
+#include "util/term-text.h"
 
 void report_print_advice(FILE *out, const struct advice *a)
 {
 	size_t i;
 
 	fputs("advice: ", out);
-	report_print_safe(out, adv_verdict_text(a->verdict));
+	term_text_fputs(out, adv_verdict_text(a->verdict));
 	fprintf(out, "\n  rule: %s%s\n", a->rule, a->sure ? "" : " (unsure)");
 	for (i = 0; i < a->nr_reasons; i++) {
 		fputs("  why: ", out);
-		report_print_safe(out, a->reasons[i]);
+		term_text_fputs(out, a->reasons[i]);
 		fputc('\n', out);
 	}
 	for (i = 0; i < a->nr_changes; i++) {
 		const struct adv_change *c = &a->changes[i];
 
 		fputs("  change: ", out);
-		report_print_safe(out, c->file ? c->file : "?");
+		term_text_fputs(out, c->file ? c->file : "?");
 		fprintf(out, ":%u", c->line);
 		if (c->function) {
 			fputs(" in ", out);
-			report_print_safe(out, c->function);
+			term_text_fputs(out, c->function);
 		}
 		fputs(": ", out);
-		report_print_safe(out, c->why);
+		term_text_fputs(out, c->why);
 		fputs("\n    - ", out);
-		report_print_safe(out, c->current);
+		term_text_fputs(out, c->current);
 		fputs("\n    + ", out);
-		report_print_safe(out, c->proposed);
+		term_text_fputs(out, c->proposed);
 		fputc('\n', out);
 	}
 	for (i = 0; i < a->nr_choices; i++) {
 		fputs("  choice: ", out);
-		report_print_safe(out, a->choices[i]);
+		term_text_fputs(out, a->choices[i]);
 		fputc('\n', out);
 	}
 	if (a->patch) {
@@ -53,13 +54,13 @@ void report_print_advice(FILE *out, const struct advice *a)
 
 			nl = strchrnul(p, '\n');
 			strbuf_add(&line, p, (size_t)(nl - p));
-			report_print_safe(out, line.buf);
+			term_text_fputs(out, line.buf);
 			fputc('\n', out);
 			strbuf_release(&line);
 		}
 	} else if (a->no_patch) {
 		fputs("  no patch: ", out);
-		report_print_safe(out, a->no_patch);
+		term_text_fputs(out, a->no_patch);
 		fputc('\n', out);
 	}
 }

@@ -7,32 +7,14 @@
 #include <string.h>
 
 #include "report/report-print.h"
-
-static bool unsafe(unsigned char c)
-{
-	return (c < 0x20 && c != '\t') || c == 0x7f;
-}
-
-void report_print_safe(FILE *out, const char *s)
-{
-	while (s && *s) {
-		size_t n = 0;
-
-		while (s[n] && !unsafe((unsigned char)s[n]))
-			n++;
-		fwrite(s, 1, n, out);	/* runs, not bytes: symbolise prints many */
-		s += n;
-		if (*s)
-			fprintf(out, "\\x%02x", (unsigned char)*s++);
-	}
-}
+#include "util/term-text.h"
 
 void report_print_frame(FILE *out, const struct ldr_frame *f)
 {
 	if (f->unreliable)
 		fputs("? ", out);
 	if (f->func) {
-		report_print_safe(out, f->func);
+		term_text_fputs(out, f->func);
 		if (f->has_off)
 			fprintf(out, "+0x%llx/0x%llx", f->off, f->size);
 	} else {
@@ -40,16 +22,16 @@ void report_print_frame(FILE *out, const struct ldr_frame *f)
 	}
 	if (f->module) {
 		fputs(" [", out);
-		report_print_safe(out, f->module);
+		term_text_fputs(out, f->module);
 		if (f->build_id) {
 			fputc(' ', out);
-			report_print_safe(out, f->build_id);
+			term_text_fputs(out, f->build_id);
 		}
 		fputc(']', out);
 	}
 	if (f->file) {
 		fputc(' ', out);
-		report_print_safe(out, f->file);
+		term_text_fputs(out, f->file);
 		fprintf(out, ":%u", f->line);
 	}
 	if (f->inlined)
@@ -66,9 +48,9 @@ static void frames(FILE *out, const struct ldr_frames *fr, const char *indent)
 		/* symbolised inlined calls first, as syzkaller prints them */
 		for (size_t k = 0; k < f->nr_inl; k++) {
 			fprintf(out, "%s%s", indent, f->unreliable ? "? " : "");
-			report_print_safe(out, f->inl[k].func);
+			term_text_fputs(out, f->inl[k].func);
 			fputc(' ', out);
-			report_print_safe(out, f->inl[k].file ? f->inl[k].file : "??");
+			term_text_fputs(out, f->inl[k].file ? f->inl[k].file : "??");
 			fprintf(out, ":%u [inline]\n", f->inl[k].line);
 		}
 		fputs(indent, out);
@@ -80,11 +62,11 @@ static void frames(FILE *out, const struct ldr_frames *fr, const char *indent)
 static void lock_name(FILE *out, const struct ldr_lock *l)
 {
 	fputc('(', out);
-	report_print_safe(out, l->name);
+	term_text_fputs(out, l->name);
 	fputc(')', out);
 	if (l->usage) {
 		fputc('{', out);
-		report_print_safe(out, l->usage);
+		term_text_fputs(out, l->usage);
 		fputc('}', out);
 	}
 	if (l->wait_outer >= 0)
@@ -99,7 +81,7 @@ static void lock_line(FILE *out, const struct ldr_lock *l)
 	lock_name(out, l);
 	if (l->holder) {
 		fputs(" held by ", out);
-		report_print_safe(out, l->holder);
+		term_text_fputs(out, l->holder);
 	}
 	if (l->at.nr) {
 		fputs(", at: ", out);
@@ -113,23 +95,23 @@ static void field(FILE *out, const char *name, const char *value)
 	if (!value)
 		return;
 	fprintf(out, "  %-9s", name);
-	report_print_safe(out, value);
+	term_text_fputs(out, value);
 	fputc('\n', out);
 }
 
 static void summary(FILE *out, const struct ldr_report *r)
 {
 	fprintf(out, "report %u: %s: ", r->id, ldr_type_name(r->type));
-	report_print_safe(out, r->title);
+	term_text_fputs(out, r->title);
 	fputc('\n', out);
 	field(out, "header:", r->header);
 	field(out, "message:", r->message);
 	if (r->release || r->taint) {
 		fputs("  kernel:  ", out);
-		report_print_safe(out, r->release ? r->release : "?");
+		term_text_fputs(out, r->release ? r->release : "?");
 		if (r->taint && *r->taint) {
 			fputs(", tainted: ", out);
-			report_print_safe(out, r->taint);
+			term_text_fputs(out, r->taint);
 		} else if (r->taint) {
 			fputs(", not tainted", out);
 		}
@@ -137,20 +119,20 @@ static void summary(FILE *out, const struct ldr_report *r)
 	}
 	if (r->task || r->pid >= 0 || r->cpu >= 0) {
 		fputs("  task:    ", out);
-		report_print_safe(out, r->task ? r->task : "?");
+		term_text_fputs(out, r->task ? r->task : "?");
 		if (r->pid >= 0)
 			fprintf(out, "/%ld", r->pid);
 		if (r->cpu >= 0)
 			fprintf(out, " on CPU %ld", r->cpu);
 		if (r->irq_context) {
 			fputs(" [", out);
-			report_print_safe(out, r->irq_context);
+			term_text_fputs(out, r->irq_context);
 			fputc(']', out);
 		}
 		fputc('\n', out);
 	}
 	fputs("  input:   ", out);
-	report_print_safe(out, r->input);
+	term_text_fputs(out, r->input);
 	fprintf(out, ":%lu-%lu%s\n", r->first_line, r->last_line,
 		r->truncated ? " (truncated)" : "");
 	field(out, "dedup:", r->dedup_key);
@@ -186,7 +168,7 @@ void report_print_plain(FILE *out, const struct ldr_report *r)
 		for (i = 0; i < r->nr_chain_summary; i++) {
 			if (i)
 				fputs(" --> ", out);
-			report_print_safe(out, r->chain_summary[i]);
+			term_text_fputs(out, r->chain_summary[i]);
 		}
 		fputc('\n', out);
 	}
@@ -197,7 +179,7 @@ void report_print_plain(FILE *out, const struct ldr_report *r)
 		for (i = 0; i < r->nr_scenario; i++) {
 			fputs(r->scenario[i].cpu ?
 			      "                               " : "  ", out);
-			report_print_safe(out, r->scenario[i].text);
+			term_text_fputs(out, r->scenario[i].text);
 			fputc('\n', out);
 		}
 	}
@@ -219,7 +201,7 @@ void report_print_plain(FILE *out, const struct ldr_report *r)
 		if ((int)i == r->backtrace || !strncmp(s->label, "chain #", 7))
 			continue;
 		fputc('\n', out);
-		report_print_safe(out, s->label);
+		term_text_fputs(out, s->label);
 		if (s->lock >= 0) {
 			fputs(" of ", out);
 			lock_name(out, &r->locks[s->lock]);
@@ -233,7 +215,7 @@ void report_print_plain(FILE *out, const struct ldr_report *r)
 	}
 	for (i = 0; i < r->nr_notes; i++) {
 		fputs(i ? "  " : "\nnotes:\n  ", out);
-		report_print_safe(out, r->notes[i]);
+		term_text_fputs(out, r->notes[i]);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
@@ -242,7 +224,7 @@ void report_print_plain(FILE *out, const struct ldr_report *r)
 void report_print_list(FILE *out, const struct ldr_report *r)
 {
 	fprintf(out, "%u %-27s ", r->id, ldr_type_name(r->type));
-	report_print_safe(out, r->title);
+	term_text_fputs(out, r->title);
 	if (r->truncated)
 		fputs(" (truncated)", out);
 	fputc('\n', out);

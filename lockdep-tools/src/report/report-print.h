@@ -31,7 +31,5 @@ void report_json_advice(struct json_writer *w, const struct advice *a);
 
 /* One frame as the kernel prints it ("? func+0x1/0x2 [mod] file:1"). */
 void report_print_frame(FILE *out, const struct ldr_frame *f);
-/* s with control bytes shown as \xNN, so logs cannot drive the terminal. */
-void report_print_safe(FILE *out, const char *s);
 
 #endif

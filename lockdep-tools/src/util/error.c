@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/strbuf.h"
+#include "util/term-text.h"
 
 static const char *prog = "lockdep-tools";
 
@@ -20,11 +22,22 @@ const char *error_prog(void)
 	return prog;
 }
 
+/*
+ * Messages quote names and lines from outside (the guest, the command
+ * line): escaped as a whole, so none can drive the terminal, and each
+ * stays one line.
+ */
 static void report(const char *kind, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: %s: ", prog, kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	struct strbuf msg = STRBUF_INIT, out = STRBUF_INIT;
+
+	strbuf_vaddf(&msg, fmt, ap);
+	strbuf_addf(&out, "%s: %s: ", prog, kind);
+	term_text_add(&out, msg.buf, msg.len);
+	strbuf_addch(&out, '\n');
+	fwrite(out.buf, 1, out.len, stderr);
+	strbuf_release(&msg);
+	strbuf_release(&out);
 }
 
 int verror(const char *fmt, va_list ap)
