@@ -15,8 +15,14 @@
  *      which only this file puts in.
  *  (3) Labels are plain (never HTML-like "<...>") and shapes are never
  *      "record", so '<', '>', '{', '}' and '|' in names mean nothing.
+ *  (4) dot rejects a quoted string of 16384 bytes or more, and names have
+ *      no bound: a long string is written as pieces joined with dot's
+ *      '+' ("..."+"..."), never split inside an escape. Labels are cut
+ *      to LABEL_MAX characters and "..." (a box 16 KiB wide helps no
+ *      one); tooltips keep the whole text.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,22 +43,45 @@ static const char *const boot_colours[] = {
 #define SOFTIRQ_SAFE_FILL	"#fcd59b"
 #define UNSAFE_BORDER		"#1f5fbf"
 
+/* Invariant (4): output bytes of a piece (dot: < 16384), a label's length */
+#define QUOTE_PIECE	8192
+#define LABEL_MAX	60
+#define TITLE_MAX	200
+
 void graph_dot_quote(FILE *out, const char *s)
 {
+	size_t piece = 0;
+	char one[2] = "";
+	const char *esc;
+
 	fputc('"', out);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '&')
-			fputs("&amp;", out);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c < 0x20 || c == 0x7f)
-			fputc('?', out);	/* graph_text_add() leaves none */
-		else
-			fputc(c, out);
+		switch (c) {
+		case '"':
+			esc = "\\\"";
+			break;
+		case '\\':
+			esc = "\\\\";
+			break;
+		case '&':
+			esc = "&amp;";
+			break;
+		case '\n':
+			esc = "\\n";
+			break;
+		default:
+			one[0] = (char)c;
+			/* graph_text_add() leaves no other control */
+			esc = c < 0x20 || c == 0x7f ? "?" : one;
+		}
+		piece += strlen(esc);
+		if (piece > QUOTE_PIECE) {
+			fputs("\"+\"", out);
+			piece = strlen(esc);
+		}
+		fputs(esc, out);
 	}
 	fputc('"', out);
 }
@@ -61,6 +90,21 @@ static void attr(FILE *out, const char *name, const char *value)
 {
 	fprintf(out, " %s=", name);
 	graph_dot_quote(out, value);
+}
+
+/* graph_text_add() of @s, cut to @max characters with "..." */
+static void text_add_cut(struct strbuf *sb, const char *s, size_t max)
+{
+	struct strbuf cut = STRBUF_INIT;
+
+	if (strlen(s) <= max) {
+		graph_text_add(sb, s);
+		return;
+	}
+	strbuf_add(&cut, s, max - 3);
+	graph_text_add(sb, cut.buf);
+	strbuf_addstr(sb, "...");
+	strbuf_release(&cut);
 }
 
 static const char *node_fill(unsigned int bits)
@@ -85,7 +129,7 @@ static void write_node(FILE *out, const struct graph *g, uint32_t i,
 	struct strbuf sb = STRBUF_INIT;
 	char usage[8];
 
-	graph_text_add(&sb, n->name);
+	text_add_cut(&sb, n->name, LABEL_MAX);
 	strbuf_addf(&sb, "\n{%s}", graph_usage_str(n->usage_bits, usage));
 	fprintf(out, "\tn%u [", i);
 	attr(out, "label", sb.buf);
@@ -123,13 +167,13 @@ static void edge_colours(struct strbuf *sb, const struct graph *g,
 		strbuf_addstr(sb, "black");
 }
 
-static void site_line(struct strbuf *sb, const char *site)
+static void site_line(struct strbuf *sb, const char *site, size_t max)
 {
 	struct strbuf line = STRBUF_INIT;
 	size_t len = strcspn(site, "\n");
 
 	strbuf_add(&line, site, len);
-	graph_text_add(sb, line.buf);
+	text_add_cut(sb, line.buf, max);
 	strbuf_release(&line);
 }
 
@@ -150,7 +194,7 @@ static void write_edge(FILE *out, const struct graph *g,
 	if (v->sites && site) {
 		if (sb.len)
 			strbuf_addch(&sb, '\n');
-		site_line(&sb, site);
+		site_line(&sb, site, LABEL_MAX);
 	}
 	if (sb.len)
 		attr(out, "label", sb.buf);
@@ -173,7 +217,7 @@ static void write_edge(FILE *out, const struct graph *g,
 		strbuf_addstr(&sb, ", ...");
 	strbuf_addstr(&sb, "\nsite: ");
 	if (site)
-		site_line(&sb, site);
+		site_line(&sb, site, SIZE_MAX);
 	else
 		strbuf_addstr(&sb, "unknown (no trace stored)");
 	attr(out, "tooltip", sb.buf);
@@ -235,7 +279,7 @@ int graph_write_dot(FILE *out, const struct graph *g,
 	      " fontname=\"monospace\" fontsize=11];\n"
 	      "\tedge [fontsize=9];\n", out);
 	if (v->title) {
-		graph_text_add(&sb, v->title);
+		text_add_cut(&sb, v->title, TITLE_MAX);
 		fputs("\tlabelloc=t;", out);
 		attr(out, "label", sb.buf);
 		fputs(";\n", out);
