@@ -20,6 +20,7 @@ struct collect_agent_opts {
 	/* after the triggers, stream the kernel log (KMSG follow) */
 	bool follow;
 	int duration_s;		/* ... for this long; 0: until the guest goes */
+	const char *console;	/* the guest's console log, or NULL */
 };
 
 /* One short progress line on stderr, with the seconds since @t0_ms. */

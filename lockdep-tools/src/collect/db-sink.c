@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/console.h"
 #include "collect/db-graph.h"
 #include "collect/db-sink.h"
 #include "collect/gunzip.h"
@@ -139,6 +140,31 @@ int db_sink_log_line(struct collect_sink *s, const char *line, size_t len)
 	if (d->failed)
 		return -EINVAL;
 	db_log_line(line, len, d);
+	return 0;
+}
+
+/* A console line the agent never sent: after its last record's time. */
+static int db_console_line(const char *line, size_t len,
+			   unsigned long long usec, void *data)
+{
+	struct db_sink *d = data;
+
+	if (kmsg_parser_records(d->kmsg) &&
+	    usec <= kmsg_parser_last_usec(d->kmsg))
+		return 0;
+	db_log_line(line, len, d);
+	return d->failed ? -1 : 0;
+}
+
+int db_sink_console(struct collect_sink *s, const char *path)
+{
+	struct db_sink *d = to_db(s);
+	struct console_verdict v;
+
+	if (d->failed)
+		return -1;
+	if (console_read(path, &v, db_console_line, d))
+		return db_fail(d);
 	return 0;
 }
 
@@ -489,8 +515,14 @@ static int db_manifest(struct db_sink *d, const struct collect_summary *sum)
 static int db_finish(struct collect_sink *s, const struct collect_summary *sum)
 {
 	struct db_sink *d = to_db(s);
-	const char *completeness;
+	char why[COLLECT_WHY_MAX];
 
+	if (d->o.completeness_from_summary &&
+	    collect_summary_why_partial(sum, why, sizeof(why)))
+		db_sink_set_partial(s, why);
+	if (!d->failed && d->partial &&
+	    store_boot_set(d->st, "partial_reason", d->partial))
+		db_fail(d);
 	if (!d->failed) {
 		klog_parser_finish(d->klog);
 		db_selftest(d);
@@ -507,12 +539,7 @@ static int db_finish(struct collect_sink *s, const struct collect_summary *sum)
 		error("nothing was stored in '%s'", d->o.db_path);
 		return -EINVAL;
 	}
-	if (d->o.completeness_from_summary)
-		completeness = collect_summary_exit_status(sum) ?
-			       "partial" : "complete";
-	else
-		completeness = d->partial ? "partial" : "complete";
-	if (store_boot_commit(d->st, completeness))
+	if (store_boot_commit(d->st, d->partial ? "partial" : "complete"))
 		return -EIO;
 	d->committed = true;
 	return 0;
@@ -590,6 +617,11 @@ void db_sink_set_partial(struct collect_sink *s, const char *why)
 bool db_sink_partial(const struct collect_sink *s)
 {
 	return ((const struct db_sink *)s)->partial != NULL;
+}
+
+const char *db_sink_partial_reason(const struct collect_sink *s)
+{
+	return ((const struct db_sink *)s)->partial;
 }
 
 void db_sink_abort(struct collect_sink *s)

@@ -62,6 +62,15 @@ int db_sink_log_line(struct collect_sink *s, const char *line, size_t len);
 /* For sources without a summary: the boot is partial, and why. */
 void db_sink_set_partial(struct collect_sink *s, const char *why);
 bool db_sink_partial(const struct collect_sink *s);
+/* Why it is partial (boots.partial_reason), or NULL. */
+const char *db_sink_partial_reason(const struct collect_sink *s);
+
+/*
+ * The guest's console log (console.h), after the agent: its lines
+ * timed after the last kernel log record that arrived go to the kernel
+ * log parser (a report printed on the way to a panic). 0 or -1.
+ */
+int db_sink_console(struct collect_sink *s, const char *path);
 
 /* The source failed: finish() rolls the boot back. */
 void db_sink_abort(struct collect_sink *s);

@@ -25,7 +25,7 @@
 static const char usage_text[] =
 	"usage: lockdep-collect --socket PATH (--raw-dir DIR | --db FILE)...\n"
 	"                       [--timeout SECONDS] [--poweroff] [--trigger NAME]...\n"
-	"                       [--follow] [--duration SECONDS]\n"
+	"                       [--follow] [--duration SECONDS] [--console FILE]\n"
 	"       lockdep-collect --db FILE (--raw-dir DIR | --log FILE | --proc-dir DIR\n"
 	"                       | --local)\n"
 	"   both with: [--label TEXT] [--vmlinux FILE] [--modules DIR]\n"
@@ -56,6 +56,9 @@ static const char usage_text[] =
 	"    --follow           then keep streaming the kernel log until the guest\n"
 	"                       powers off (or for --duration)\n"
 	"    --duration SECONDS follow for at most this long (implies --follow)\n"
+	"    --console FILE     the guest's console log: tells a power-off from a\n"
+	"                       panic or a killed QEMU, and adds to --db the reports\n"
+	"                       printed after the agent's last kernel log record\n"
 	"    -h, --help         show this help\n"
 	"\n"
 	"Exit status: 0 everything collected (and stored), 1 partial (something\n"
@@ -106,7 +109,7 @@ static int check_args(const struct collect_args *a)
 		if (!a->db)
 			return cli_usage_error("%s", "--raw-dir, --log, --proc-dir and --local need --db FILE");
 		if (a->agent_only)
-			return cli_usage_error("%s", "--timeout, --poweroff, --trigger, --follow and --duration need --socket");
+			return cli_usage_error("%s", "--timeout, --poweroff, --trigger, --follow, --duration and --console need --socket");
 	}
 	if (!a->db && (a->label || a->vmlinux || a->modules))
 		return cli_usage_error("%s", "--label, --vmlinux and --modules need --db FILE");
@@ -136,6 +139,7 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 		{ "trigger",	required_argument,	NULL, 'T' },
 		{ "follow",	no_argument,		NULL, 'f' },
 		{ "duration",	required_argument,	NULL, 'D' },
+		{ "console",	required_argument,	NULL, 'c' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -201,6 +205,10 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 				return cli_usage_error("invalid --duration '%s': expected a positive number of seconds",
 						   optarg);
 			a->agent.follow = a->agent_only = true;
+			break;
+		case 'c':
+			a->agent.console = optarg;
+			a->agent_only = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -321,6 +329,25 @@ static int exit_status(int ret, bool stored)
 	return ret == EXIT_OK ? EXIT_PARTIAL : ret;
 }
 
+/* "collection is partial: WHY[, see 'DIR/MANIFEST']" */
+static void say_partial(const struct collect_args *a, enum source src,
+			const struct collect_summary *sum,
+			const struct collect_sink *db)
+{
+	char why[COLLECT_WHY_MAX] = "";
+	const char *db_why = db ? db_sink_partial_reason(db) : NULL;
+
+	if (src == SRC_AGENT || src == SRC_RAW_DIR || src == SRC_LOCAL)
+		collect_summary_why_partial(sum, why, sizeof(why));
+	else if (db_why)
+		snprintf(why, sizeof(why), "%s", db_why);
+	if (a->raw_dir && src == SRC_AGENT)
+		warning("collection is partial: %s, see '%s/MANIFEST'",
+		      why[0] ? why : "see above", a->raw_dir);
+	else
+		warning("collection is partial: %s", why[0] ? why : "see above");
+}
+
 int main(int argc, char **argv)
 {
 	struct collect_args a = { .agent.timeout_s = DEFAULT_TIMEOUT_S };
@@ -365,6 +392,10 @@ int main(int argc, char **argv)
 		return EXIT_FATAL;
 	}
 	ret = run_source(&a, src, &sum, sink, &names);
+	/* what the kernel printed that the agent never sent */
+	if (ret != EXIT_FATAL && db && a.agent.console &&
+	    db_sink_console(db, a.agent.console))
+		ret = EXIT_FATAL;
 	/* nothing collected, or bad input: the database gets nothing */
 	if (ret == EXIT_FATAL && db)
 		db_sink_abort(db);
@@ -388,10 +419,7 @@ int main(int argc, char **argv)
 		printf("%" PRId64 "\n", db_sink_boot_id(db));
 	}
 	if (ret == EXIT_PARTIAL)
-		fprintf(stderr, "lockdep-collect: collection is partial%s%s%s\n",
-			a.raw_dir && src == SRC_AGENT ? ", see '" : "",
-			a.raw_dir && src == SRC_AGENT ? a.raw_dir : "",
-			a.raw_dir && src == SRC_AGENT ? "/MANIFEST'" : "");
+		say_partial(&a, src, &sum, db);
 	sink->ops->free(sink);
 	collect_summary_release(&sum);
 	for (i = 0; names && names[i]; i++)

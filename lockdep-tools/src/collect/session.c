@@ -11,8 +11,10 @@
 #include <stdlib.h>
 
 #include "collect/collect.h"
+#include "collect/console.h"
 #include "collect/transport.h"
 #include "proto/allowlist.h"
+#include "util/error.h"
 
 void collect_progress(int64_t t0_ms, const char *fmt, ...)
 {
@@ -154,7 +156,71 @@ static int run_triggers(struct agent_client *cl, struct collect_summary *sum,
 	return 0;
 }
 
-/* Stream the kernel log; 1 when the guest went away (powered off). */
+/*
+ * The guest closed the connection during the follow. Only a power-off
+ * its console log shows makes that the end of a whole collection; a
+ * panic, a guest that just vanished (QEMU killed) or no console to ask
+ * make the kernel log incomplete, with the reason in words.
+ */
+static void follow_ended(const struct collect_agent_opts *o,
+			 struct collect_summary *sum)
+{
+	struct console_verdict v;
+
+	if (!o->console) {
+		snprintf(sum->end_reason, sizeof(sum->end_reason),
+			 "the guest closed the connection during the follow (give --console to tell a power-off from a crash)");
+	} else if (console_read(o->console, &v, NULL, NULL)) {
+		snprintf(sum->end_reason, sizeof(sum->end_reason),
+			 "the guest closed the connection during the follow, and its console log could not be read");
+	} else if (v.end == CONSOLE_POWER_OFF) {
+		return;
+	} else if (v.end == CONSOLE_PANIC) {
+		snprintf(sum->end_reason, sizeof(sum->end_reason),
+			 "the guest panicked: %s", v.line);
+	} else {
+		snprintf(sum->end_reason, sizeof(sum->end_reason),
+			 "the guest went away during the follow and neither powered off nor panicked on its console (QEMU exited or was killed)");
+	}
+	sum->kmsg.status = ITEM_INCOMPLETE;
+	sum->kmsg.err = EPIPE;
+	error("%s", sum->end_reason);
+}
+
+/*
+ * The connection broke outside a follow: say how the guest ended, as
+ * far as its console log tells (a panic is then the reason the boot is
+ * partial).
+ */
+static void connection_lost(const struct collect_agent_opts *o,
+			    struct collect_summary *sum)
+{
+	struct console_verdict v;
+
+	if (!o->console || console_read(o->console, &v, NULL, NULL))
+		return;
+	if (v.end == CONSOLE_PANIC) {
+		snprintf(sum->end_reason, sizeof(sum->end_reason),
+			 "the guest panicked: %s", v.line);
+		error("%s", sum->end_reason);
+	} else if (v.end == CONSOLE_POWER_OFF) {
+		error("the guest powered off (its console log '%s' says so)",
+		      o->console);
+	} else {
+		error("the guest neither panicked nor powered off on its console log '%s': QEMU exited, was killed or timed out",
+		      o->console);
+	}
+}
+
+static bool broken(int ret)
+{
+	return ret == -EPIPE || ret == -ECONNRESET;
+}
+
+/*
+ * Stream the kernel log; 1 when the guest went away (follow_ended()
+ * says whether that was a power-off).
+ */
 static int follow_kmsg(struct agent_client *cl, const struct collect_agent_opts *o,
 		       struct collect_summary *sum, struct collect_sink *sink,
 		       int64_t t0)
@@ -173,6 +239,7 @@ static int follow_kmsg(struct agent_client *cl, const struct collect_agent_opts 
 		collect_progress(t0, "kmsg: %llu records followed, the guest closed the connection",
 				 (unsigned long long)(sum->kmsg.records - before));
 		cl->why[0] = '\0';
+		follow_ended(o, sum);
 		return 1;
 	}
 	if (!ret)
@@ -197,7 +264,9 @@ int collect_from_agent(const struct collect_agent_opts *o,
 		ret = agent_client_hello(&cl, sum, t0 + timeout_ms);
 	}
 	if (ret) {
-		fprintf(stderr, "lockdep-collect: error: %s\n", cl.why);
+		error("%s", cl.why);
+		if (broken(ret))
+			connection_lost(o, sum);
 		agent_client_close(&cl);
 		return EXIT_FATAL;
 	}
@@ -222,7 +291,9 @@ int collect_from_agent(const struct collect_agent_opts *o,
 			collect_progress(t0, "power-off acknowledged");
 	}
 	if (ret < 0 && !cl.local_failure && cl.why[0])
-		fprintf(stderr, "lockdep-collect: error: %s\n", cl.why);
+		error("%s", cl.why);
+	if (!cl.local_failure && broken(ret))
+		connection_lost(o, sum);
 	agent_client_close(&cl);
 	if (ret < 0 && cl.local_failure)
 		return EXIT_FATAL;

@@ -109,21 +109,49 @@ int collect_summary_kmsg_seq(struct collect_summary *sum, uint64_t seq)
 	return 0;
 }
 
-int collect_summary_exit_status(const struct collect_summary *sum)
+bool collect_summary_why_partial(const struct collect_summary *sum,
+				 char *why, size_t size)
 {
+	const struct file_item *f;
+	char buf[32];
 	size_t i;
 
+	if (sum->end_reason[0]) {
+		snprintf(why, size, "%s", sum->end_reason);
+		return true;
+	}
 	for (i = 0; i < sum->nfiles; i++) {
-		if (sum->files[i].status == ITEM_INCOMPLETE)
-			return 1;
-		if (sum->files[i].status == ITEM_MISSING &&
-		    sum->files[i].required)
-			return 1;
+		f = &sum->files[i];
+		if (f->status == ITEM_INCOMPLETE ||
+		    (f->status == ITEM_MISSING && f->required)) {
+			snprintf(why, size, "%s'%s' is %s (%s)",
+				 f->required ? "required " : "", f->path,
+				 item_status_name(f->status),
+				 item_err_name(f->err, buf, sizeof(buf)));
+			return true;
+		}
 	}
 	for (i = 0; i < sum->ntriggers; i++)
-		if (!sum->triggers[i].done)
-			return 1;
-	return sum->kmsg.status != ITEM_COMPLETE;
+		if (!sum->triggers[i].done) {
+			snprintf(why, size, "trigger '%s' failed (%s)",
+				 sum->triggers[i].name,
+				 item_err_name(sum->triggers[i].err, buf,
+					       sizeof(buf)));
+			return true;
+		}
+	if (sum->kmsg.status == ITEM_COMPLETE)
+		return false;
+	snprintf(why, size, "the kernel log is %s (%s)",
+		 item_status_name(sum->kmsg.status),
+		 item_err_name(sum->kmsg.err, buf, sizeof(buf)));
+	return true;
+}
+
+int collect_summary_exit_status(const struct collect_summary *sum)
+{
+	char why[COLLECT_WHY_MAX];
+
+	return collect_summary_why_partial(sum, why, sizeof(why));
 }
 
 const char *item_status_name(enum item_status st)

@@ -46,6 +46,9 @@ struct trigger_item {
 	int err;		/* why not done (ENOTCONN: never sent) */
 };
 
+/* The longest reason a collection is partial, in words. */
+#define COLLECT_WHY_MAX	512
+
 struct kmsg_gap {
 	uint64_t from, to;	/* missing sequence numbers, inclusive */
 };
@@ -66,6 +69,11 @@ struct collect_summary {
 	struct trigger_item *triggers;
 	size_t ntriggers;
 	struct kmsg_item kmsg;
+	/*
+	 * How the guest ended when that made the collection partial (it
+	 * panicked, it went away during a follow), or "".
+	 */
+	char end_reason[COLLECT_WHY_MAX];
 };
 
 /* One MISSING entry per allow-listed file, one per trigger name. */
@@ -90,6 +98,12 @@ int collect_summary_kmsg_seq(struct collect_summary *sum, uint64_t seq);
 
 /* 0 when everything required is complete, else 1 (partial). */
 int collect_summary_exit_status(const struct collect_summary *sum);
+/*
+ * True when partial, with why in words in @why: end_reason, or the first
+ * item that is not as required ("'/proc/lockdep' is incomplete (EPIPE)").
+ */
+bool collect_summary_why_partial(const struct collect_summary *sum,
+				 char *why, size_t size);
 
 /* "complete", "incomplete" or "missing" */
 const char *item_status_name(enum item_status st);

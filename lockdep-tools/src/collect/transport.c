@@ -252,6 +252,11 @@ int agent_client_hello(struct agent_client *cl, struct collect_summary *sum,
 				      next < deadline_ms ? next : deadline_ms);
 		if (ret == -ETIMEDOUT)
 			continue;
+		/* QEMU (not the agent) holds the socket: it went away */
+		if (!ret || (ret == -ECONNRESET &&
+			     !proto_decoder_pending(&cl->conn.dec)))
+			return client_fail(cl, -EPIPE,
+					   "the connection closed before the agent answered HELLO (no byte came): QEMU exited, was killed or timed out, or the guest died (see its console log)");
 		if (ret != 1)
 			return client_recv_failed(cl, ret, "HELLO");
 		/* an ERROR cannot be told from a previous host's: keep it */

@@ -21,6 +21,7 @@ struct kmsg_parser {
 	unsigned long lineno;
 	uint64_t records;
 	uint64_t last_seq;
+	unsigned long long last_usec;
 	bool in_record;		/* dictionary lines may follow */
 	struct strbuf text;	/* unescaped text of the record */
 	struct strbuf line;	/* one output line */
@@ -52,6 +53,11 @@ void kmsg_parser_free(struct kmsg_parser *p)
 uint64_t kmsg_parser_records(const struct kmsg_parser *p)
 {
 	return p->records;
+}
+
+unsigned long long kmsg_parser_last_usec(const struct kmsg_parser *p)
+{
+	return p->last_usec;
 }
 
 unsigned long kmsg_parser_lineno(const struct kmsg_parser *p)
@@ -183,6 +189,7 @@ static int record(struct kmsg_parser *p, const char *s, size_t len)
 			     (unsigned long long)p->last_seq);
 	}
 	p->last_seq = seq;
+	p->last_usec = usec;
 	p->records++;
 	p->in_record = true;
 	unescape(p, s + i, len - i);

@@ -58,5 +58,7 @@ int kmsg_parser_push_record(struct kmsg_parser *p, const uint8_t *rec,
 /* Records parsed so far, and the last physical line number. */
 uint64_t kmsg_parser_records(const struct kmsg_parser *p);
 unsigned long kmsg_parser_lineno(const struct kmsg_parser *p);
+/* The timestamp (microseconds) of the last record, 0 before the first. */
+unsigned long long kmsg_parser_last_usec(const struct kmsg_parser *p);
 
 #endif

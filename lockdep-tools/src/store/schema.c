@@ -465,6 +465,10 @@ static const char migration_5[] =
 static const char migration_6[] =
 	"PRAGMA application_id = 1279542608;\n";	/* STORE_APPLICATION_ID */
 
+/* Version 7: why a partial boot is partial, in words (NULL if complete). */
+static const char migration_7[] =
+	"ALTER TABLE boots ADD COLUMN partial_reason TEXT;\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
@@ -472,6 +476,7 @@ const char *const store_migrations[] = {
 	migration_4,
 	migration_5,
 	migration_6,
+	migration_7,
 };
 
 const int store_app_id_version = 6;

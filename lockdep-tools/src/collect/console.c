@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The guest's console log; see console.h. The log is untrusted like all
+ * guest output: lines are bounded (CONSOLE_LINE_MAX), any byte may come.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/console.h"
+#include "parse/klog-line.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static bool starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && !memcmp(s, prefix, n);
+}
+
+/* "[   12.345678]" at the start of @s to *@usec; false if there is none. */
+static bool timestamp(const char *s, size_t len, unsigned long long *usec)
+{
+	unsigned long long sec = 0, frac = 0;
+	size_t i = 1, digits = 0;
+
+	if (!len || s[0] != '[')
+		return false;
+	while (i < len && s[i] == ' ')
+		i++;
+	for (; i < len && s[i] >= '0' && s[i] <= '9' && digits < 12; digits++)
+		sec = sec * 10 + (s[i++] - '0');
+	if (!digits || i >= len || s[i++] != '.')
+		return false;
+	for (digits = 0; i < len && s[i] >= '0' && s[i] <= '9'; digits++)
+		frac = frac * 10 + (s[i++] - '0');
+	if (digits != 6 || i >= len || s[i] != ']')
+		return false;
+	*usec = sec * 1000000 + frac;
+	return true;
+}
+
+static void judge(struct console_verdict *v, const char *s, size_t len)
+{
+	struct klog_prefix p;
+	size_t off = klog_strip_prefix(s, len, &p);
+	const char *t = s + off;
+	size_t n = len - off;
+
+	if (starts(t, n, "Kernel panic - not syncing")) {
+		if (v->end == CONSOLE_PANIC)
+			return;		/* the first one says why */
+		v->end = CONSOLE_PANIC;
+		if (n >= sizeof(v->line))
+			n = sizeof(v->line) - 1;
+		memcpy(v->line, t, n);
+		v->line[n] = '\0';
+	} else if (v->end != CONSOLE_PANIC &&
+		   (starts(t, n, "reboot: Power down") ||
+		    starts(t, n, "reboot: Restarting system") ||
+		    starts(t, n, "reboot: System halted"))) {
+		v->end = CONSOLE_POWER_OFF;
+	}
+}
+
+static int one_line(char *s, size_t len, unsigned long long *usec,
+		    struct console_verdict *v, console_line_fn fn, void *data)
+{
+	while (len && s[len - 1] == '\r')
+		len--;
+	s[len] = '\0';
+	timestamp(s, len, usec);
+	judge(v, s, len);
+	return fn ? fn(s, len, *usec, data) : 0;
+}
+
+int console_read(const char *path, struct console_verdict *v,
+		 console_line_fn fn, void *data)
+{
+	FILE *in = fopen(path, "r");
+	char *line = xmalloc(CONSOLE_LINE_MAX + 1);
+	unsigned long long usec = 0;
+	size_t len = 0;
+	int c, ret = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (!in) {
+		free(line);
+		return error("unable to open the console log '%s': %s", path,
+			     strerror(errno));
+	}
+	while (!ret && (c = getc(in)) != EOF) {
+		if (c != '\n')
+			line[len++] = (char)c;
+		if (c == '\n' || len == CONSOLE_LINE_MAX) {
+			ret = one_line(line, len, &usec, v, fn, data);
+			len = 0;
+		}
+	}
+	if (!ret && len)
+		ret = one_line(line, len, &usec, v, fn, data);
+	if (!ret && ferror(in))
+		ret = error("unable to read the console log '%s': %s", path,
+			    strerror(errno));
+	fclose(in);
+	free(line);
+	return ret;
+}
