@@ -6,12 +6,17 @@
 #   vm/run-qemu.sh [-d DIR] [-t SECONDS] [-a "KERNEL ARGS"]
 #
 # DIR (default build/vm/run) receives console.log (ttyS0, the kernel
-# console), qemu.log (QEMU's own messages) and agent.sock, the UNIX socket
-# behind the virtio-serial port "org.lockdep.agent" (QEMU listens; the host
-# side connects with lockdep-collect --socket DIR/agent.sock).
+# console), qemu.log (QEMU's own messages), qemu.pid (QEMU's pidfile) and
+# agent.sock, the UNIX socket behind the virtio-serial port
+# "org.lockdep.agent" (QEMU listens; the host side connects with
+# lockdep-collect --socket DIR/agent.sock).
 #
 # The guest is killed after SECONDS (default 300) so a hung guest never
-# hangs the caller: exit status 124 then. ACCEL=tcg|kvm|auto picks the
+# hangs the caller: exit status 124 then. QEMU killed by a signal from
+# elsewhere: 128 + the signal, and the message names it. A guest that
+# panicked (QEMU exits 0: -no-reboot): 1. QEMU and its timeout end when
+# this script ends, however it ends (SIGKILL included): each is started
+# with a parent-death signal. ACCEL=tcg|kvm|auto picks the
 # accelerator; auto (default) uses KVM only if vm/kvm-probe.sh says a KVM
 # guest boots on this machine, and TCG otherwise. KERNEL_VARIANT=plain
 # boots the plain kernel and its initramfs (see lib.sh). QEMU_ARGS: more
@@ -45,12 +50,16 @@ auto) if "$TOP/vm/kvm-probe.sh"; then accel=kvm; else accel=tcg; fi ;;
 esac
 
 mkdir -p "$dir"
-rm -f "$dir/agent.sock" "$dir/console.log" "$dir/qemu.log"
+rm -f "$dir/agent.sock" "$dir/console.log" "$dir/qemu.log" "$dir/qemu.pid"
 cpu=qemu64
 [ "$accel" = kvm ] && cpu=host
 progress "booting ($accel, timeout ${timeout}s), console: ${dir#"$TOP"/}/console.log"
+start=$SECONDS
 set +e
-timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
+# setpriv --pdeathsig: killed with this script (or with timeout), even by
+# SIGKILL, so no QEMU outlives its caller
+setpriv --pdeathsig TERM timeout --kill-after=5 "$timeout" \
+	setpriv --pdeathsig TERM qemu-system-x86_64 \
 	-accel "$accel" -cpu "$cpu" -m 512 -smp 2 \
 	-display none -monitor none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
@@ -59,14 +68,34 @@ timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
 	-device virtio-serial-pci,id=vser0 \
 	-chardev "socket,id=agent,path=$dir/agent.sock,server=on,wait=off" \
 	-device virtserialport,bus=vser0.0,chardev=agent,name=org.lockdep.agent \
+	-pidfile "$dir/qemu.pid" \
 	${QEMU_ARGS:-} >"$dir/qemu.log" 2>&1
 rc=$?
+elapsed=$((SECONDS - start))
 set -e
+# timeout: 124 when it stopped QEMU, 137 when it had to SIGKILL it
+# (--kill-after); 128 + N when QEMU died of signal N from elsewhere
 case $rc in
-0) progress "guest powered off" ;;
-124|137) echo "qemu: error: guest still running after ${timeout}s, killed; console: $dir/console.log" >&2
-	tail -n 15 "$dir/console.log" >&2 ;;
-*) echo "qemu: error: qemu exited with status $rc; see $dir/qemu.log:" >&2
-	tail -n 15 "$dir/qemu.log" >&2 ;;
+0)	panic=$(tr -d '\r' <"$dir/console.log" 2>/dev/null |
+		grep -m 1 -o 'Kernel panic - not syncing.*' || true)
+	if [ -n "$panic" ]; then
+		printf 'qemu: error: the guest panicked: %s; console: %s\n' \
+			"$panic" "$dir/console.log" | cat -v >&2
+		rc=1
+	else
+		progress "guest powered off"
+	fi ;;
+124|137) if [ $rc = 124 ] || [ $elapsed -ge "$timeout" ]; then
+		echo "qemu: error: guest still running after ${timeout}s, killed; console: $dir/console.log" >&2
+		tail -n 15 "$dir/console.log" | cat -v >&2
+	else
+		echo "qemu: error: QEMU was killed by SIGKILL after ${elapsed}s, not by the ${timeout}s timeout; console: $dir/console.log" >&2
+	fi ;;
+*)	if [ $rc -gt 128 ]; then
+		echo "qemu: error: QEMU was killed by SIG$(kill -l $((rc - 128))) after ${elapsed}s; see $dir/qemu.log" >&2
+	else
+		echo "qemu: error: qemu exited with status $rc; see $dir/qemu.log:" >&2
+	fi
+	tail -n 15 "$dir/qemu.log" | cat -v >&2 ;;
 esac
 exit $rc
