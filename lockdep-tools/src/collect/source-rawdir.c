@@ -123,6 +123,28 @@ static char *split(const char *line, char **f, size_t max, size_t *n)
 	return copy;
 }
 
+/*
+ * The line before @i that also describes the file @path (1-based), or 0:
+ * a path listed twice must be named as such, not surface as the store's
+ * "UNIQUE constraint failed".
+ */
+static size_t listed_before(const struct manifest *m, size_t i,
+			    const char *path)
+{
+	size_t j, len = strlen(path);
+	const char *p;
+
+	for (j = 0; j < i; j++) {
+		if (strncmp(m->lines[j], "file ", 5))
+			continue;
+		p = strchr(m->lines[j] + 5, ' ');	/* after STATUS */
+		if (p && !strncmp(p + 1, path, len) &&
+		    (p[1 + len] == ' ' || !p[1 + len]))
+			return j + 1;
+	}
+	return 0;
+}
+
 static int file_fields(const struct manifest *m, size_t i, const char *dir,
 		       struct collect_summary *sum, struct collect_sink *sink,
 		       char **f, size_t n)
@@ -140,6 +162,10 @@ static int file_fields(const struct manifest *m, size_t i, const char *dir,
 	bytes = strtoull(f[3], &end, 10);
 	if (*end || end == f[3])
 		return bad_line(m, i, "the byte count is not a number");
+	k = listed_before(m, i, f[2]);
+	if (k)
+		return error("%s:%zu: '%s' is listed twice (first on line %zu)",
+			     m->path, i + 1, f[2], k);
 	for (k = 0; k < sum->nfiles; k++)
 		if (!strcmp(sum->files[k].path, f[2]))
 			it = &sum->files[k];
