@@ -106,10 +106,12 @@ test_expect_success 'QEMU killed from outside during --follow: partial, the sign
 '
 
 # boot.sh, killed by $1 once collect waits for the agent: nothing left
+# of the boot 10 s later
 killed_boot() {
 	local name=t0600-sig$1 boot
 	rm -rf "$VMDIR/$name" || return 1
-	"$TOP/vm/boot.sh" -n $name -t $T >out 2>&1 &
+	# --follow: a guest left running would outlive the test's wait
+	"$TOP/vm/boot.sh" -n $name -t $T -- --follow >out 2>&1 &
 	boot=$!
 	wait_for "$VMDIR/$name/collect.log" "waiting for the agent" &&
 	test -n "$(left $name)" &&
