@@ -5,7 +5,9 @@ test_description='lockdep-collect says what is wrong, not what it upset
 A MANIFEST that lists a file twice is named as such (it surfaced as the
 store'\''s "UNIQUE constraint failed"); a log whose tail is binary is
 stored up to there, partial, with "binary data" and the line (it was
-reported as a malformed self-test table, and nothing was stored).'
+reported as a malformed self-test table, and nothing was stored); a
+socket that closes before the agent said a word is not "a frame cut in
+the middle".'
 . "$(dirname "$0")/lib.sh"
 
 FIX=$TOP/lockdep-tools/tests/fixtures/6.1
@@ -37,6 +39,33 @@ test_expect_success 'a stray NUL on a console line is still kept' '
 	{ cat "$FIX/console.log"; printf "\000[   99.0] hello\n"; } >nul.log &&
 	collect --db n.db --log nul.log >/dev/null 2>err &&
 	test "$(sqlite3 n.db "SELECT completeness FROM boots")" = complete
+'
+
+# close_after_hello SOCKET: a QEMU whose guest never answers: accept,
+# leave the HELLO unread, close (the reader then gets ECONNRESET)
+close_after_hello() {
+	python3 - "$1" <<-\EOF &
+	import socket, sys, time
+	s = socket.socket(socket.AF_UNIX)
+	s.bind(sys.argv[1]); s.listen(1)
+	c, _ = s.accept()
+	time.sleep(0.5)
+	c.close()
+	EOF
+	for _ in $(seq 50); do [ -S "$1" ] && break; sleep 0.1; done
+}
+
+test_expect_success 'the socket closes before HELLO: said so, not "in the middle of a frame"' '
+	close_after_hello q.sock &&
+	rc=0 && collect --socket q.sock --raw-dir r1 --timeout 10 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	grep -q "the connection closed before the agent answered HELLO (no byte came): QEMU exited, was killed or timed out" err &&
+	! grep -q "middle of a frame" err &&
+	printf "[   1.000000] Kernel panic - not syncing: VFS: Unable to mount root fs\r\n" >console.log &&
+	close_after_hello q2.sock &&
+	rc=0 && collect --socket q2.sock --raw-dir r2 --timeout 10 --console console.log 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	grep -q "the guest panicked: Kernel panic - not syncing: VFS: Unable to mount root fs$" err
 '
 
 test_done
