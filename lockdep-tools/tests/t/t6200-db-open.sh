@@ -14,6 +14,16 @@ LOG=$CORPUS/034-circular.txt
 collect() { "$BIN/lockdep-collect" "$@"; }
 APP_ID=1279542608	# 0x4c444550, "LDEP"
 
+# readers_refuse DB PATTERN: lockdep-report and -graph exit 2 on DB,
+# saying PATTERN
+readers_refuse() {
+	local tool rc
+	for tool in lockdep-report lockdep-graph; do
+		rc=0 && "$BIN/$tool" --db "$1" >out 2>err || rc=$?
+		test "$rc" = 2 && grep -q "$2" err || return 1
+	done
+}
+
 # as_other CMD...: run CMD as a user who owns nothing here (root would
 # write anywhere), in the scratch directory it can enter
 as_other() {
@@ -40,15 +50,12 @@ test_expect_success 'another application'\''s database: refused, untouched' '
 	rc=0 && collect --db app.db --log "$LOG" 2>err || rc=$? &&
 	test "$rc" = 2 && grep -q "app.db.* application_id is 0x0000002a" err &&
 	cmp app.db app.orig &&
-	for tool in lockdep-report lockdep-graph; do
-		rc=0 && "$BIN/$tool" --db other.db >out 2>err || rc=$? &&
-		test "$rc" = 2 && grep -q "not a lockdep database" err || return 1
-	done &&
+	readers_refuse other.db "not a lockdep database" &&
 	cmp other.db other.orig
 '
 
 test_expect_success 'an empty SQLite file is ours to fill' '
-	sqlite3 empty.db "PRAGMA user_version" >/dev/null && : >zero.db &&
+	: >zero.db &&
 	collect --db zero.db --log "$LOG" >/dev/null &&
 	test "$(sqlite3 zero.db "PRAGMA application_id")" = $APP_ID
 '
@@ -84,10 +91,7 @@ test_expect_success 'a negative user_version is named' '
 test_expect_success '--db "" is refused by every tool' '
 	rc=0 && collect --db "" --log "$LOG" >out 2>err || rc=$? &&
 	test "$rc" = 2 && grep -q "empty" err && test_cmp /dev/null out &&
-	for tool in lockdep-report lockdep-graph; do
-		rc=0 && "$BIN/$tool" --db "" >out 2>err || rc=$? &&
-		test "$rc" = 2 && grep -q "empty" err || return 1
-	done
+	readers_refuse "" "empty"
 '
 
 test_expect_success 'readers read a database they cannot write, in a directory they cannot write' '
@@ -106,10 +110,7 @@ test_expect_success 'readers read a database they cannot write, in a directory t
 test_expect_success 'readers never migrate: an old database stays old' '
 	collect --db v4.db --log "$LOG" >/dev/null &&
 	sqlite3 v4.db "PRAGMA user_version = 3" && cp v4.db v4.orig &&
-	for tool in lockdep-report lockdep-graph; do
-		rc=0 && "$BIN/$tool" --db v4.db >out 2>err || rc=$? &&
-		test "$rc" = 2 && grep -q "open it once for writing" err || return 1
-	done &&
+	readers_refuse v4.db "open it once for writing" &&
 	cmp v4.db v4.orig
 '
 
