@@ -62,9 +62,10 @@ static const char usage_text[] =
 	"    -h, --help         show this help\n"
 	"\n"
 	"Exit status: 0 everything collected (and stored), 1 partial (something\n"
-	"incomplete, required but missing, a trigger or the power-off failed;\n"
-	"what arrived is stored) or stored but its id not printed, 2 fatal\n"
-	"error (nothing stored in the database), 64 usage.\n";
+	"incomplete, required but missing, a trigger or the power-off failed,\n"
+	"the guest panicked or went away during a follow; what arrived is\n"
+	"stored, the last line says why) or stored but its id not printed,\n"
+	"2 fatal error (nothing stored in the database), 64 usage.\n";
 
 static int parse_timeout(const char *arg, int *out)
 {
@@ -343,7 +344,7 @@ static void say_partial(const struct collect_args *a, enum source src,
 		snprintf(why, sizeof(why), "%s", db_why);
 	if (a->raw_dir && src == SRC_AGENT)
 		warning("collection is partial: %s, see '%s/MANIFEST'",
-		      why[0] ? why : "see above", a->raw_dir);
+			why[0] ? why : "see above", a->raw_dir);
 	else
 		warning("collection is partial: %s", why[0] ? why : "see above");
 }
