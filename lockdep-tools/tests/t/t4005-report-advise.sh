@@ -79,6 +79,16 @@ test_expect_success 'softirq-safe lock taken with softirqs on: spin_lock_bh() an
 	(cd tree2 && git apply --check ../p.diff)
 '
 
+test_expect_success 'reclaim-fs inconsistency: no irq fix, the two choices, no patch' '
+	"$BIN/lockdep-report" --advise --source "$FIX/src" "$FIX/reclaim-fs.log" >out &&
+	grep -qx "  rule: reclaim-fs" out &&
+	grep -q "^advice: unsure:" out &&
+	grep -q "^  choice: allocate with GFP_NOFS" out &&
+	grep -q "^  no patch: the choice is the developer" out &&
+	sed -n "/^advice:/,\$p" out >advice &&
+	! grep -q "_irq\|_bh" advice
+'
+
 test_expect_success 'absolute DWARF paths are found by their tail under --source' '
 	sed "s|drivers/demo/port.c|/home/dev/linux/drivers/demo/port.c|g" \
 		"$FIX/recursive-two.log" >abs.log &&
