@@ -89,6 +89,13 @@ test_expect_success 'reclaim-fs inconsistency: no irq fix, the two choices, no p
 	! grep -q "_irq\|_bh" advice
 '
 
+test_expect_success 'a lockdep WARNING no rule covers: unknown, unsure, named' '
+	"$BIN/lockdep-report" --advise "$TOP/lockdep-tools/tests/fixtures/shapes/lockdep-warning.log" >out &&
+	grep -qx "  rule: unknown (unsure)" out &&
+	grep -q "^  why: lockdep reported something no rule here covers (other-lockdep)" out &&
+	! grep -q "^  change:" out
+'
+
 test_expect_success 'absolute DWARF paths are found by their tail under --source' '
 	sed "s|drivers/demo/port.c|/home/dev/linux/drivers/demo/port.c|g" \
 		"$FIX/recursive-two.log" >abs.log &&
