@@ -335,6 +335,30 @@ static int store_check_ours(struct store *st, int version)
 		     st->path);
 }
 
+/*
+ * The schema version and the checks of store_check_ours() are read in
+ * one transaction, one snapshot: another process may be creating the
+ * same new database, and a version read before its first migration with
+ * tables read after it would look like somebody else's database.
+ */
+static int store_read_version(struct store *st, int *v)
+{
+	int ret;
+
+	if (store_exec(st, "BEGIN", "configure"))
+		return -1;
+	/* also the first read: a file that is no database fails here */
+	ret = store_query_int(st, "PRAGMA user_version", v);
+	if (!ret && *v > store_nr_migrations)
+		ret = error("'%s' has schema version %d, newer than this build's %d",
+			    st->path, *v, store_nr_migrations);
+	if (!ret)
+		ret = store_check_ours(st, *v);
+	/* nothing was written: ending the read cannot lose anything */
+	sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+	return ret;
+}
+
 static int store_configure(struct store *st)
 {
 	int v;
@@ -342,13 +366,7 @@ static int store_configure(struct store *st)
 	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
 	if (store_exec(st, "PRAGMA foreign_keys = ON", "configure"))
 		return -1;
-	/* also the first read: a file that is no database fails here */
-	if (store_query_int(st, "PRAGMA user_version", &v))
-		return -1;
-	if (v > store_nr_migrations)
-		return error("'%s' has schema version %d, newer than this build's %d",
-			     st->path, v, store_nr_migrations);
-	if (store_check_ours(st, v))
+	if (store_read_version(st, &v))
 		return -1;
 	if (st->read_only) {
 		if (v < store_nr_migrations)
