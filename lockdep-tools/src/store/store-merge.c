@@ -101,7 +101,12 @@ static int find_renumbered(struct merge *m)
 			    r->column, r->table);
 		if (!ret)
 			ret = query_ll(m, sql.buf, &lo);
-		r->offset = hi - lo + 1;
+		/* A source's ids are untrusted: no wrap past INT64_MAX. */
+		if (!ret && (__builtin_sub_overflow(hi, lo, &r->offset) ||
+			     __builtin_add_overflow(r->offset, 1, &r->offset)))
+			ret = error("unable to merge '%s' into '%s': its %s.%s values (from %lld) do not fit after the %lld already there",
+				    m->path, store_path(m->st), r->table,
+				    r->column, lo, hi);
 	}
 	strbuf_release(&sql);
 	return ret;

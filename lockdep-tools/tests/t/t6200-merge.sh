@@ -121,6 +121,17 @@ test_expect_success 'a damaged source adds nothing (2); the next one still merge
 	[ "$(sqlite3 h.db "SELECT count(*) FROM boots")" = 3 ]
 '
 
+test_expect_success 'ids that cannot be renumbered without overflow: refused (2)' '
+	cp "$TRASH/a.db" far.db &&
+	# another boot (uuid) whose chain ids start at INT64_MIN
+	sqlite3 far.db "INSERT INTO chains VALUES (-9223372036854775808, 1, 9999, 0);
+		UPDATE boots SET uuid = lower(hex(randomblob(16)))" &&
+	merge --db k.db "$TRASH/a.db" >/dev/null && sqlite3 k.db .dump >dump.before &&
+	expect_code 2 merge --db k.db far.db >out 2>err &&
+	grep -q "far.db.*chains.id values (from -9223372036854775808) do not fit" err &&
+	sqlite3 k.db .dump >dump.after && test_cmp dump.before dump.after
+'
+
 test_expect_success 'not a database, a missing file: named, nothing stored (2)' '
 	echo "not sqlite" >junk.db &&
 	expect_code 2 merge --db j.db junk.db 2>err &&
