@@ -85,13 +85,13 @@ content_hash() {
 	done | sha256sum | cut -d' ' -f1
 }
 
-# scenario_module_build DIR LOGNAME <SOURCE: the scenario module from the
-# source on standard input, built out of tree in DIR against $KSRC (DIR is
-# made anew).
+# scenario_module_build DIR LOGNAME [CFLAGS] <SOURCE: the scenario module
+# from the source on standard input, built out of tree in DIR against $KSRC
+# (DIR is made anew), with CFLAGS added to its compiler flags.
 scenario_module_build() {
 	rm -rf "$1"
 	mkdir -p "$1"
 	cat >"$1/test_lockdep_scenarios.c"
-	echo 'obj-m := test_lockdep_scenarios.o' >"$1/Kbuild"
+	printf 'obj-m := test_lockdep_scenarios.o\nccflags-y := %s\n' "${3:-}" >"$1/Kbuild"
 	run_logged "$2" kmake M="$1" modules
 }
