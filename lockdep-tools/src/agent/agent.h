@@ -6,6 +6,7 @@
 #ifndef LDT_AGENT_H
 #define LDT_AGENT_H
 
+#include <poll.h>
 #include <stdint.h>
 
 #include "proto/conn.h"
@@ -13,6 +14,8 @@
 #define AGENT_DEFAULT_PORT	"org.lockdep.agent"
 #define AGENT_PORT_WAIT_S	30
 #define AGENT_TRIGGER_PATH	"/sys/kernel/debug/lockdep_scenarios/trigger"
+/* RUN's default: the initramfs that vm/boot.sh -r appends puts it here. */
+#define AGENT_WORKLOAD_PATH	"/workload/run"
 
 /* How a connection ended, as agent_serve() reports it. */
 enum agent_end {
@@ -45,5 +48,18 @@ int agent_serve(struct proto_conn *c);
 int agent_read_file(struct proto_conn *c, const struct proto_frame *req);
 int agent_kmsg(struct proto_conn *c, const struct proto_frame *req);
 int agent_trigger(struct proto_conn *c, const struct proto_frame *req);
+int agent_run(struct proto_conn *c, const struct proto_frame *req);
+
+/* The workload RUN starts (workload.c): @path instead of the default. */
+void agent_workload_set_path(const char *path);
+/*
+ * While it runs: up to two fds (its output, its pidfd) to add to every
+ * poll() of the agent, and the call to make after each poll() wakes up.
+ */
+#define AGENT_WORKLOAD_FDS	2
+int agent_workload_pollfds(struct pollfd *pfd);
+void agent_workload_service(void);
+/* Send EXITED if the workload has ended and it was not sent yet. */
+int agent_workload_report(struct proto_conn *c);
 
 #endif

@@ -61,30 +61,36 @@ static int kmsg_drain(struct proto_conn *c, struct kmsg_stream *ks)
 	}
 }
 
-/* Follow: wait for new records until the host has something to say. */
+/*
+ * Follow: wait for new records until the host has something to say. A
+ * workload that ends meanwhile is told with EXITED, after the records
+ * logged before its end.
+ */
 static int kmsg_follow(struct proto_conn *c, struct kmsg_stream *ks)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = ks->fd, .events = POLLIN },
-		{ .fd = c->fd, .events = POLLIN },
-	};
-	int ret;
+	struct pollfd pfd[2 + AGENT_WORKLOAD_FDS];
+	int n, ret;
 
 	while (!proto_conn_buffered(c)) {
-		if (poll(pfd, 2, -1) < 0) {
+		ret = agent_workload_report(c);
+		if (ret)
+			return ret;
+		pfd[0] = (struct pollfd){ .fd = ks->fd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
+		n = 2 + agent_workload_pollfds(pfd + 2);
+		if (poll(pfd, n, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return proto_conn_send_error(c, errno,
 					PROTO_NO_DEADLINE,
 					"unable to wait for /dev/kmsg");
 		}
+		agent_workload_service();
 		if (pfd[1].revents)
 			break;
-		if (pfd[0].revents) {
-			ret = kmsg_drain(c, ks);
-			if (ret)
-				return ret < 0 ? ret : 0;
-		}
+		ret = kmsg_drain(c, ks);
+		if (ret)
+			return ret < 0 ? ret : 0;
 	}
 	return proto_conn_send_end(c, ks->sent, PROTO_NO_DEADLINE);
 }

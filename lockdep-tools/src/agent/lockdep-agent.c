@@ -18,12 +18,13 @@
 #include "util/cli.h"
 
 static const char usage_text[] =
-	"usage: lockdep-agent [--port NAME | --listen PATH]\n"
+	"usage: lockdep-agent [--port NAME | --listen PATH] [--workload FILE]\n"
 	"\n"
 	"    --port NAME      serve the virtio-serial port NAME (default "
 	AGENT_DEFAULT_PORT ")\n"
 	"    --listen PATH    serve hosts connecting to a UNIX socket at PATH\n"
 	"                     instead (testing without a VM)\n"
+	"    --workload FILE  what RUN runs (default " AGENT_WORKLOAD_PATH ")\n"
 	"    -h, --help       show this help\n"
 	"\n"
 	"Exits 0 after POWEROFF, 2 on a fatal error, 64 on bad usage.\n";
@@ -95,6 +96,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "port",	required_argument,	NULL, 'p' },
 		{ "listen",	required_argument,	NULL, 'l' },
+		{ "workload",	required_argument,	NULL, 'w' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -109,6 +111,12 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			listen_path = optarg;
+			break;
+		case 'w':
+			if (!optarg[0] || strlen(optarg) > PROTO_MAX_PATH)
+				return cli_usage_error("--workload needs a path of 1 to %d bytes",
+						       PROTO_MAX_PATH);
+			agent_workload_set_path(optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -162,6 +162,8 @@ static int agent_handle(struct proto_conn *c, const struct proto_frame *req)
 		return agent_kmsg(c, req);
 	case PROTO_TRIGGER:
 		return agent_trigger(c, req);
+	case PROTO_RUN:
+		return agent_run(c, req);
 	case PROTO_POWEROFF:
 		if (req->len)
 			return proto_conn_send_error(c, EINVAL,
@@ -179,12 +181,35 @@ static int agent_handle(struct proto_conn *c, const struct proto_frame *req)
 				     "unknown request type 0x%02x", req->type);
 }
 
+/*
+ * Between requests, a running workload's output is still read (a full
+ * pipe would stop it) and its end noticed. Returns when a request waits.
+ */
+static void wait_request(struct proto_conn *c)
+{
+	struct pollfd pfd[1 + AGENT_WORKLOAD_FDS];
+	int n;
+
+	while (!proto_conn_buffered(c)) {
+		pfd[0] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
+		n = 1 + agent_workload_pollfds(pfd + 1);
+		if (n == 1)
+			return;
+		if (poll(pfd, n, -1) < 0 && errno != EINTR)
+			return;
+		agent_workload_service();
+		if (pfd[0].revents)
+			return;
+	}
+}
+
 int agent_serve(struct proto_conn *c)
 {
 	struct proto_frame f;
 	int ret;
 
 	for (;;) {
+		wait_request(c);
 		ret = proto_conn_recv(c, &f, PROTO_NO_DEADLINE);
 		if (ret == 0)
 			return AGENT_HANGUP;

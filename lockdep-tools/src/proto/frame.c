@@ -103,12 +103,15 @@ const char *proto_type_name(uint8_t type)
 	case PROTO_KMSG:	return "KMSG";
 	case PROTO_TRIGGER:	return "TRIGGER";
 	case PROTO_POWEROFF:	return "POWEROFF";
+	case PROTO_RUN:		return "RUN";
 	case PROTO_HELLO_REPLY:	return "HELLO_REPLY";
 	case PROTO_LIST_REPLY:	return "LIST_REPLY";
 	case PROTO_DATA:	return "DATA";
 	case PROTO_END:		return "END";
 	case PROTO_RECORD:	return "RECORD";
 	case PROTO_OK:		return "OK";
+	case PROTO_STARTED:	return "STARTED";
+	case PROTO_EXITED:	return "EXITED";
 	case PROTO_ERROR:	return "ERROR";
 	}
 	return NULL;

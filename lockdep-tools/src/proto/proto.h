@@ -38,6 +38,7 @@ enum proto_type {
 	PROTO_KMSG		= 0x04,
 	PROTO_TRIGGER		= 0x05,
 	PROTO_POWEROFF		= 0x06,
+	PROTO_RUN		= 0x07,
 	/* replies, agent -> host */
 	PROTO_REPLY_BASE	= 0x40,
 	PROTO_HELLO_REPLY	= 0x41,
@@ -46,6 +47,8 @@ enum proto_type {
 	PROTO_END		= 0x44,
 	PROTO_RECORD		= 0x45,
 	PROTO_OK		= 0x46,
+	PROTO_STARTED		= 0x47,
+	PROTO_EXITED		= 0x48,
 	PROTO_ERROR		= 0x7f,
 };
 
@@ -58,6 +61,11 @@ enum proto_kmsg_mode {
 #define PROTO_HELLO_SIZE	8	/* version, nonce */
 #define PROTO_KMSG_SIZE		9	/* mode, first sequence number */
 #define PROTO_END_SIZE		8	/* total bytes or records */
+#define PROTO_STARTED_SIZE	8	/* first kmsg sequence number of the run */
+/* wait status, duration in ms, end kmsg sequence number, output bytes */
+#define PROTO_EXITED_HEADER	28
+/* The agent keeps the last this many bytes of a workload's output. */
+#define PROTO_WORKLOAD_OUTPUT	(64u * 1024)
 
 /* One received frame; payload points into the decoder's buffer. */
 struct proto_frame {

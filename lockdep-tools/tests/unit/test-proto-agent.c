@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -358,6 +359,50 @@ static void test_poweroff(void **state)
 	assert_int_equal(agent_result(ac), AGENT_POWEROFF);
 }
 
+/*
+ * RUN once: STARTED, then EBUSY; the end comes as EXITED inside the next
+ * KMSG follow, with the exit status and the output.
+ */
+static void test_run(void **state)
+{
+	struct agent_child *ac = *state;
+	uint8_t stop[PROTO_KMSG_SIZE] = { PROTO_KMSG_DUMP };
+	uint8_t follow[PROTO_KMSG_SIZE] = { PROTO_KMSG_FOLLOW };
+	static const char out[] = "workload output\n";
+	struct proto_frame f;
+	bool exited = false;
+
+	request(ac, PROTO_RUN, "x", 1);
+	expect_error(ac, EINVAL);
+	request(ac, PROTO_RUN, NULL, 0);
+	f = reply(ac);
+	assert_int_equal(f.type, PROTO_STARTED);
+	assert_int_equal(f.len, PROTO_STARTED_SIZE);
+	request(ac, PROTO_RUN, NULL, 0);
+	expect_error(ac, EBUSY);
+	/* from past every record: only EXITED can come */
+	proto_put_be64(follow + 1, UINT64_MAX);
+	request(ac, PROTO_KMSG, follow, sizeof(follow));
+	while (!exited) {
+		f = reply(ac);
+		if (f.type == PROTO_RECORD)
+			continue;
+		assert_int_equal(f.type, PROTO_EXITED);
+		assert_int_equal(f.len, PROTO_EXITED_HEADER + strlen(out));
+		assert_int_equal(proto_get_be32(f.payload), 7 << 8);
+		assert_int_equal(proto_get_be64(f.payload + 20), strlen(out));
+		assert_memory_equal(f.payload + PROTO_EXITED_HEADER, out,
+				    strlen(out));
+		exited = true;
+	}
+	proto_put_be64(stop + 1, UINT64_MAX);
+	request(ac, PROTO_KMSG, stop, sizeof(stop));
+	f = reply(ac);
+	assert_int_equal(f.type, PROTO_END);
+	f = reply(ac);
+	assert_int_equal(f.type, PROTO_END);
+}
+
 static void test_oversized_drops(void **state)
 {
 	struct agent_child *ac = *state;
@@ -404,13 +449,32 @@ int main(void)
 		T(test_trigger),
 		T(test_kmsg_dump_and_follow),
 		T(test_poweroff),
+		T(test_run),
 		T(test_oversized_drops),
 		T(test_truncated_request_drops),
 		T(test_hangup),
 	};
 #undef T
 
+	char dir[] = "/tmp/ldt-agent-run.XXXXXX", script[64];
+	FILE *fp;
+	int ret;
+
+	/* the workload of test_run, set before the agents are forked */
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(script, sizeof(script), "%s/run", dir);
+	fp = fopen(script, "w");
+	if (!fp)
+		return 1;
+	fputs("#!/bin/sh\necho workload output\nexit 7\n", fp);
+	fclose(fp);
+	chmod(script, 0755);
+	agent_workload_set_path(script);
 	/* as in the tools: a peer that went away is EPIPE, not a signal */
 	signal(SIGPIPE, SIG_IGN);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	unlink(script);
+	rmdir(dir);
+	return ret;
 }
