@@ -21,6 +21,7 @@ struct collect_agent_opts {
 	bool follow;
 	int duration_s;		/* ... for this long; 0: until the guest goes */
 	const char *console;	/* the guest's console log, or NULL */
+	int run_timeout_s;	/* how long the workload (--run) may take */
 };
 
 /* One short progress line on stderr, with the seconds since @t0_ms. */
@@ -30,7 +31,8 @@ void collect_progress(int64_t t0_ms, const char *fmt, ...)
 /*
  * Fetch everything from the agent: HELLO, LIST, READ of every offered
  * allow-listed file, a KMSG dump, each trigger in @sum (with a KMSG dump
- * after it), a KMSG follow if asked (a guest that powers off ends it
+ * after it), the workload named in @sum (RUN, then a KMSG follow until it
+ * ends), a KMSG follow if asked (a guest that powers off ends it
  * without error, and then no POWEROFF is sent), and POWEROFF if asked. Returns 0 when the run went as far as
  * it could (@sum says how complete it is), EXIT_PARTIAL when the
  * power-off asked for did not happen either, or EXIT_FATAL when

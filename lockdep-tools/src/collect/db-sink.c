@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "collect/console.h"
 #include "collect/db-graph.h"
@@ -46,6 +47,9 @@ struct db_sink {
 	struct kmsg_parser *kmsg;
 	struct klog_parser *klog;
 	struct strbuf log;	/* every log line, for the self-test table */
+	/* the kmsg sequence number of each log line from kmsg, in order */
+	uint64_t *line_seq;
+	size_t nline_seq, alloc_line_seq;
 	char *release;		/* kernel release, once known */
 	char build_id[2 * ELF_NOTES_MAX_BUILD_ID + 1];
 	struct symboliser *sym;
@@ -104,6 +108,11 @@ static void db_report(struct ldr_report *r, void *data)
 	struct db_sink *d = data;
 
 	if (!d->failed) {
+		/* console lines come after every kmsg line: no seq for them */
+		if (r->first_line && r->first_line <= d->nline_seq) {
+			r->kmsg_seq = d->line_seq[r->first_line - 1];
+			r->has_kmsg_seq = true;
+		}
 		db_symbolise(d, r);
 		if (store_add_report(d->st, r, NULL))
 			db_fail(d);
@@ -122,6 +131,20 @@ static void db_log_line(const char *line, size_t len, void *data)
 	klog_parser_push(d->klog, line, len);
 	strbuf_add(&d->log, line, len);
 	strbuf_addch(&d->log, '\n');
+}
+
+/* A line of a kmsg record: remember its record for the reports. */
+static void db_kmsg_line(const char *line, size_t len, void *data)
+{
+	struct db_sink *d = data;
+
+	if (d->nline_seq == d->alloc_line_seq) {
+		d->alloc_line_seq = d->alloc_line_seq ? 2 * d->alloc_line_seq : 1024;
+		d->line_seq = xrealloc(d->line_seq,
+				       d->alloc_line_seq * sizeof(*d->line_seq));
+	}
+	d->line_seq[d->nline_seq++] = kmsg_parser_last_seq(d->kmsg);
+	db_log_line(line, len, d);
 }
 
 int db_sink_kmsg_line(struct collect_sink *s, const char *line, size_t len)
@@ -512,6 +535,39 @@ static int db_manifest(struct db_sink *d, const struct collect_summary *sum)
 	return ret ? db_fail(d) : 0;
 }
 
+static int db_workload(struct db_sink *d, const struct workload_item *w)
+{
+	static const enum store_workload_state state[] = {
+		[WORKLOAD_NOT_STARTED] = STORE_WORKLOAD_NOT_STARTED,
+		[WORKLOAD_RUNNING] = STORE_WORKLOAD_RUNNING,
+		[WORKLOAD_EXITED] = STORE_WORKLOAD_EXITED,
+	};
+	struct store_workload sw = {
+		.name = w->name,
+		.state = state[w->state],
+		.exit_code = WIFEXITED(w->wait_status) ?
+			     WEXITSTATUS(w->wait_status) : -1,
+		.signal = WIFSIGNALED(w->wait_status) ?
+			  WTERMSIG(w->wait_status) : 0,
+		.duration_ms = (long long)w->duration_ms,
+		.has_start_seq = w->start_seq <= INT64_MAX,
+		.start_seq = (long long)w->start_seq,
+		.has_end_seq = w->end_seq <= INT64_MAX,
+		.end_seq = (long long)w->end_seq,
+		.output = w->output,
+		.output_len = w->output_len,
+		.output_bytes = (long long)w->output_total,
+	};
+	char buf[32], why[64];
+
+	if (w->state == WORKLOAD_NOT_STARTED) {
+		snprintf(why, sizeof(why), "%s",
+			 item_err_name(w->err, buf, sizeof(buf)));
+		sw.error = why;
+	}
+	return store_add_workload(d->st, &sw) ? db_fail(d) : 0;
+}
+
 static int db_finish(struct collect_sink *s, const struct collect_summary *sum)
 {
 	struct db_sink *d = to_db(s);
@@ -534,6 +590,8 @@ static int db_finish(struct collect_sink *s, const struct collect_summary *sum)
 		db_fail(d);
 	if (!d->failed && d->o.completeness_from_summary)
 		db_manifest(d, sum);
+	if (!d->failed && sum->workload.state != WORKLOAD_NONE)
+		db_workload(d, &sum->workload);
 	if (d->failed) {
 		store_boot_abort(d->st);
 		error("nothing was stored in '%s'", d->o.db_path);
@@ -561,6 +619,7 @@ static void db_free(struct collect_sink *s)
 	free(d->next_input);
 	free(d->release);
 	free(d->partial);
+	free(d->line_seq);
 	free(d);
 }
 
@@ -589,7 +648,7 @@ struct collect_sink *db_sink_new(const struct db_sink_opts *o)
 	strbuf_init(&d->file);
 	strbuf_init(&d->log);
 	strbuf_init(&d->graph);
-	d->kmsg = kmsg_parser_new(o->kmsg_input, db_log_line, d);
+	d->kmsg = kmsg_parser_new(o->kmsg_input, db_kmsg_line, d);
 	d->klog = klog_parser_new(o->kmsg_input, 1, db_report, d);
 	if (store_boot_begin(st, &b, &d->boot_id)) {
 		db_free(&d->base);

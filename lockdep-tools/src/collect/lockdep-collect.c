@@ -21,11 +21,13 @@
 #include "util/error.h"
 
 #define DEFAULT_TIMEOUT_S	120
+#define DEFAULT_RUN_TIMEOUT_S	600
 
 static const char usage_text[] =
 	"usage: lockdep-collect --socket PATH (--raw-dir DIR | --db FILE)...\n"
 	"                       [--timeout SECONDS] [--poweroff] [--trigger NAME]...\n"
 	"                       [--follow] [--duration SECONDS] [--console FILE]\n"
+	"                       [--run NAME [--run-timeout SECONDS]]\n"
 	"       lockdep-collect --db FILE (--raw-dir DIR | --log FILE | --proc-dir DIR\n"
 	"                       | --local)\n"
 	"   both with: [--label TEXT] [--vmlinux FILE] [--modules DIR]\n"
@@ -53,6 +55,11 @@ static const char usage_text[] =
 	"                       64 MiB) after it (default 120)\n"
 	"    --poweroff         power the guest off at the end\n"
 	"    --trigger NAME     run scenario NAME before the files are read (repeatable)\n"
+	"    --run NAME         then run the guest's workload (/workload/run, put\n"
+	"                       there by vm/boot.sh -r), stored as NAME, following\n"
+	"                       the kernel log until it ends\n"
+	"    --run-timeout SECONDS  give up waiting for its end after this\n"
+	"                       (default 600; the boot is then partial)\n"
 	"    --follow           then keep streaming the kernel log until the guest\n"
 	"                       powers off (or for --duration)\n"
 	"    --duration SECONDS follow for at most this long (implies --follow)\n"
@@ -63,9 +70,10 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 everything collected (and stored), 1 partial (something\n"
 	"incomplete, required but missing, a trigger or the power-off failed,\n"
-	"the guest panicked or went away during a follow; what arrived is\n"
-	"stored, the last line says why) or stored but its id not printed,\n"
-	"2 fatal error (nothing stored in the database), 64 usage.\n";
+	"the guest panicked or went away during a follow, the workload did not\n"
+	"end; what arrived is stored, the last line says why) or stored but\n"
+	"its id not printed, 2 fatal error (nothing stored in the database),\n"
+	"4 everything collected but the workload failed, 64 usage.\n";
 
 static int parse_timeout(const char *arg, int *out)
 {
@@ -82,8 +90,8 @@ static int parse_timeout(const char *arg, int *out)
 struct collect_args {
 	struct collect_agent_opts agent;
 	const char *raw_dir, *db, *log, *proc_dir, *label, *vmlinux, *modules;
-	const char *cache;
-	bool local, agent_only, no_cache;	/* agent_only: an agent-only option was given */
+	const char *cache, *run;
+	bool local, agent_only, no_cache, run_timeout;	/* agent_only: an agent-only option was given */
 	const char **triggers;
 	size_t ntriggers;
 };
@@ -110,8 +118,10 @@ static int check_args(const struct collect_args *a)
 		if (!a->db)
 			return cli_usage_error("%s", "--raw-dir, --log, --proc-dir and --local need --db FILE");
 		if (a->agent_only)
-			return cli_usage_error("%s", "--timeout, --poweroff, --trigger, --follow, --duration and --console need --socket");
+			return cli_usage_error("%s", "--timeout, --poweroff, --trigger, --follow, --duration, --console, --run and --run-timeout need --socket");
 	}
+	if (a->run_timeout && !a->run)
+		return cli_usage_error("%s", "--run-timeout needs --run NAME");
 	if (!a->db && (a->label || a->vmlinux || a->modules))
 		return cli_usage_error("%s", "--label, --vmlinux and --modules need --db FILE");
 	if (a->agent.socket_path)
@@ -141,6 +151,8 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 		{ "follow",	no_argument,		NULL, 'f' },
 		{ "duration",	required_argument,	NULL, 'D' },
 		{ "console",	required_argument,	NULL, 'c' },
+		{ "run",	required_argument,	NULL, 'R' },
+		{ "run-timeout", required_argument,	NULL, 'W' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -210,6 +222,19 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 		case 'c':
 			a->agent.console = optarg;
 			a->agent_only = true;
+			break;
+		case 'R':
+			if (!workload_name_valid(optarg, strlen(optarg)))
+				return cli_usage_error("invalid --run '%s': expected 1-%d characters of [A-Za-z0-9._+-]",
+						       optarg, WORKLOAD_NAME_MAX);
+			a->run = optarg;
+			a->agent_only = true;
+			break;
+		case 'W':
+			if (parse_timeout(optarg, &a->agent.run_timeout_s))
+				return cli_usage_error("invalid --run-timeout '%s': expected a positive number of seconds",
+						   optarg);
+			a->agent_only = a->run_timeout = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -351,7 +376,10 @@ static void say_partial(const struct collect_args *a, enum source src,
 
 int main(int argc, char **argv)
 {
-	struct collect_args a = { .agent.timeout_s = DEFAULT_TIMEOUT_S };
+	struct collect_args a = {
+		.agent.timeout_s = DEFAULT_TIMEOUT_S,
+		.agent.run_timeout_s = DEFAULT_RUN_TIMEOUT_S,
+	};
 	struct collect_sink *sink, *db;
 	struct collect_summary sum = { 0 };
 	unsigned long reports, truncated;
@@ -386,6 +414,9 @@ int main(int argc, char **argv)
 		free(a.triggers);
 		return EXIT_FATAL;
 	}
+	if (a.run)
+		snprintf(sum.workload.name, sizeof(sum.workload.name), "%s",
+			 a.run);
 	sink = make_sinks(&a, src, &db);
 	if (!sink) {
 		collect_summary_release(&sum);

@@ -34,6 +34,38 @@ static void manifest_kmsg(FILE *fp, const struct kmsg_item *k)
 	fputc('\n', fp);
 }
 
+static void manifest_u64(FILE *fp, uint64_t v, bool known)
+{
+	if (known)
+		fprintf(fp, " %" PRIu64, v);
+	else
+		fputs(" -", fp);
+}
+
+/* workload STATE NAME START END WAIT DURATION OUTPUT [REASON] */
+static void manifest_workload(FILE *fp, const struct workload_item *w)
+{
+	static const char *const state[] = {
+		[WORKLOAD_NOT_STARTED] = "not-started",
+		[WORKLOAD_RUNNING] = "running",
+		[WORKLOAD_EXITED] = "exited",
+	};
+	bool exited = w->state == WORKLOAD_EXITED;
+	char buf[32];
+
+	if (w->state == WORKLOAD_NONE)
+		return;
+	fprintf(fp, "workload %s %s", state[w->state], w->name);
+	manifest_u64(fp, w->start_seq, w->start_seq != WORKLOAD_SEQ_UNKNOWN);
+	manifest_u64(fp, w->end_seq, exited && w->end_seq != WORKLOAD_SEQ_UNKNOWN);
+	manifest_u64(fp, (uint32_t)w->wait_status, exited);
+	manifest_u64(fp, w->duration_ms, exited);
+	manifest_u64(fp, w->output_total, exited);
+	if (w->state == WORKLOAD_NOT_STARTED)
+		fprintf(fp, " %s", item_err_name(w->err, buf, sizeof(buf)));
+	fputc('\n', fp);
+}
+
 int manifest_write(FILE *fp, const struct collect_summary *sum)
 {
 	const struct file_item *f;
@@ -61,5 +93,6 @@ int manifest_write(FILE *fp, const struct collect_summary *sum)
 							 buf, sizeof(buf)));
 		fputc('\n', fp);
 	}
+	manifest_workload(fp, &sum->workload);
 	return ferror(fp) ? -EIO : 0;
 }

@@ -200,6 +200,31 @@ static int raw_kmsg_record(struct collect_sink *s, const uint8_t *rec,
 	return 0;
 }
 
+/* workload.out: the output the agent kept, there only when it ended. */
+static int raw_workload_output(struct raw_sink *r,
+			       const struct workload_item *w)
+{
+	char path[PATH_MAX + 32], tmp[PATH_MAX + 32];
+	FILE *fp;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/workload.out", r->dir);
+	if (w->state != WORKLOAD_EXITED)
+		return raw_unlink(path);
+	snprintf(tmp, sizeof(tmp), "%s/workload.out.tmp", r->dir);
+	fp = fopen(tmp, "w");
+	if (!fp) {
+		int err = errno;
+
+		fprintf(stderr, "lockdep-collect: error: unable to create '%s': %s\n",
+			tmp, strerror(err));
+		return -err;
+	}
+	fwrite(w->output, 1, w->output_len, fp);
+	ret = raw_close(fp, tmp);
+	return ret ? ret : raw_rename(tmp, path);
+}
+
 static int raw_finish(struct collect_sink *s, const struct collect_summary *sum)
 {
 	struct raw_sink *r = to_raw(s);
@@ -216,6 +241,10 @@ static int raw_finish(struct collect_sink *s, const struct collect_summary *sum)
 		ret = raw_unlink(r->kmsg_part) ?: raw_unlink(path);
 	else
 		ret = raw_rename(r->kmsg_part, path);
+	if (ret)
+		return ret;
+
+	ret = raw_workload_output(r, &sum->workload);
 	if (ret)
 		return ret;
 

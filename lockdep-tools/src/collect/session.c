@@ -248,6 +248,70 @@ static int follow_kmsg(struct agent_client *cl, const struct collect_agent_opts 
 	return ret ? ret : fetch_kmsg(cl, sum, sink, t0);
 }
 
+/*
+ * The guest went away while the workload ran: whatever the console says,
+ * the workload's end is missing, and the reason names it.
+ */
+static void workload_lost(struct collect_summary *sum)
+{
+	char why[COLLECT_WHY_MAX];
+
+	snprintf(why, sizeof(why), "%s", sum->end_reason[0] ? sum->end_reason :
+		 "the guest powered off");
+	snprintf(sum->end_reason, sizeof(sum->end_reason),
+		 "workload '%s' did not end: %.400s while it ran; its exit status and output are missing",
+		 sum->workload.name, why);
+	error("%s", sum->end_reason);
+}
+
+/*
+ * Start the workload and follow the kernel log until it ends or for
+ * @o->run_timeout_s; 1 when the guest went away meanwhile.
+ */
+static int run_workload(struct agent_client *cl,
+			const struct collect_agent_opts *o,
+			struct collect_summary *sum, struct collect_sink *sink,
+			int64_t t0)
+{
+	struct workload_item *w = &sum->workload;
+	char buf[32], status[48];
+	int ret;
+
+	cl->agent_msg[0] = '\0';
+	ret = agent_client_run(cl, w);
+	if (ret)
+		return ret;
+	if (w->state == WORKLOAD_NOT_STARTED) {
+		error("workload '%s' did not start (%s: %s)", w->name,
+		      item_err_name(w->err, buf, sizeof(buf)), cl->agent_msg);
+		return 0;
+	}
+	collect_progress(t0, "workload %s: started, following the kernel log for at most %d s",
+			 w->name, o->run_timeout_s);
+	ret = agent_client_kmsg_follow(cl, sum, sink,
+				       proto_now_ms() + o->run_timeout_s * 1000LL);
+	if (ret == -EPIPE) {
+		cl->why[0] = '\0';
+		follow_ended(o, sum);
+		workload_lost(sum);
+		return 1;
+	}
+	if (ret)
+		return ret;
+	if (w->state == WORKLOAD_EXITED) {
+		workload_status_text(w, status, sizeof(status));
+		collect_progress(t0, "workload %s: %s after %.1f s, %llu bytes of output",
+				 w->name, status, w->duration_ms / 1000.0,
+				 (unsigned long long)w->output_total);
+	} else {
+		snprintf(sum->end_reason, sizeof(sum->end_reason),
+			 "workload '%s' did not end within %d s (--run-timeout): its exit status and output are missing",
+			 w->name, o->run_timeout_s);
+		error("%s", sum->end_reason);
+	}
+	return fetch_kmsg(cl, sum, sink, t0);
+}
+
 int collect_from_agent(const struct collect_agent_opts *o,
 		       struct collect_summary *sum, struct collect_sink *sink)
 {
@@ -276,6 +340,13 @@ int collect_from_agent(const struct collect_agent_opts *o,
 	ret = fetch_kmsg(&cl, sum, sink, t0);
 	if (!ret)
 		ret = run_triggers(&cl, sum, sink, t0);
+	if (!ret && sum->workload.name[0]) {
+		ret = run_workload(&cl, o, sum, sink, t0);
+		if (ret == 1) {
+			agent_client_close(&cl);
+			return 0;
+		}
+	}
 	if (!ret)
 		ret = fetch_files(&cl, sum, sink, t0);
 	if (!ret && o->follow) {

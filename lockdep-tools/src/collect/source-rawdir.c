@@ -279,6 +279,97 @@ static int trigger_line(const struct manifest *m, size_t i,
 	return ret;
 }
 
+/* "-" (unknown) or a number; -1 for anything else */
+static int u64_field(const char *s, uint64_t *v, bool *known)
+{
+	char *end;
+
+	*known = strcmp(s, "-");
+	if (!*known)
+		return 0;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return *end || errno ? -1 : 0;
+}
+
+/*
+ * workload.out: what the agent kept of the output, exactly as many bytes
+ * as the MANIFEST's count allows.
+ */
+static int workload_output(const struct manifest *m, size_t i,
+			   const char *dir, struct workload_item *w)
+{
+	size_t want = w->output_total < PROTO_WORKLOAD_OUTPUT ?
+		      w->output_total : PROTO_WORKLOAD_OUTPUT;
+	char path[8192];
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/workload.out", dir);
+	fp = rawdir_open(path, "");
+	if (!fp)
+		return -1;
+	w->output = xmalloc(want + 1);
+	n = fread(w->output, 1, want + 1, fp);
+	if (ferror(fp)) {
+		fclose(fp);
+		return error("unable to read '%s': %s", path, strerror(errno));
+	}
+	fclose(fp);
+	if (n != want)
+		return error("%s: %zu bytes, but '%s' line %zu counts %zu",
+			     path, n, m->path, i + 1, want);
+	w->output_len = n;
+	return 0;
+}
+
+static int workload_line(const struct manifest *m, size_t i, const char *dir,
+			 struct workload_item *w)
+{
+	static const char usage[] =
+		"expected 'workload exited|running|not-started NAME START END WAIT DURATION OUTPUT [REASON]'";
+	uint64_t v[5] = { 0 };
+	bool known[5], exited;
+	char *copy, *f[10];
+	size_t n, k;
+	int ret = -1;
+
+	copy = split(m->lines[i], f, 9, &n);
+	if (n < 8 || n > 9 || !workload_name_valid(f[2], strlen(f[2])))
+		goto bad;
+	if (!strcmp(f[1], "exited"))
+		w->state = WORKLOAD_EXITED;
+	else if (!strcmp(f[1], "running"))
+		w->state = WORKLOAD_RUNNING;
+	else if (!strcmp(f[1], "not-started"))
+		w->state = WORKLOAD_NOT_STARTED;
+	else
+		goto bad;
+	exited = w->state == WORKLOAD_EXITED;
+	for (k = 0; k < 5; k++)
+		if (u64_field(f[3 + k], &v[k], &known[k]) ||
+		    (k >= 2 && known[k] != exited))
+			goto bad;
+	if ((n == 9) != (w->state == WORKLOAD_NOT_STARTED) ||
+	    (n == 9 && (w->err = reason_err(f[8])) == -1) ||
+	    v[2] > UINT32_MAX)
+		goto bad;
+	snprintf(w->name, sizeof(w->name), "%s", f[2]);
+	w->start_seq = known[0] ? v[0] : WORKLOAD_SEQ_UNKNOWN;
+	w->end_seq = known[1] ? v[1] : WORKLOAD_SEQ_UNKNOWN;
+	w->wait_status = (int)(uint32_t)v[2];
+	w->duration_ms = v[3];
+	w->output_total = v[4];
+	ret = exited ? workload_output(m, i, dir, w) : 0;
+	free(copy);
+	return ret;
+bad:
+	free(copy);
+	return bad_line(m, i, usage);
+}
+
 /*
  * The kmsg file: one record per line, its dictionary lines after it
  * (each starting with a space). Its records must be as many as the
@@ -342,7 +433,7 @@ static int rawdir_items(const struct manifest *m, const char *dir,
 {
 	char kmsg[8192];
 	size_t i, trig = 0;
-	bool have_kmsg = false;
+	bool have_kmsg = false, have_workload = false;
 
 	for (i = 1; i < m->nr; i++) {
 		const char *l = m->lines[i];
@@ -358,6 +449,10 @@ static int rawdir_items(const struct manifest *m, const char *dir,
 				return -1;
 		} else if (!strncmp(l, "trigger ", 8)) {
 			if (trigger_line(m, i, &sum->triggers[trig++]))
+				return -1;
+		} else if (!strncmp(l, "workload ", 9) && !have_workload) {
+			have_workload = true;
+			if (workload_line(m, i, dir, &sum->workload))
 				return -1;
 		} else {
 			return bad_line(m, i, "unknown line");

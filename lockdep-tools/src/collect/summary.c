@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/wait.h>
+
 #include "collect/summary.h"
 #include "proto/allowlist.h"
+#include "util/cli.h"
 
 int collect_summary_init(struct collect_summary *sum,
 			 const char *const *triggers, size_t ntriggers)
@@ -35,7 +38,38 @@ int collect_summary_init(struct collect_summary *sum,
 		sum->triggers[i].err = ENOTCONN;
 	}
 	sum->kmsg.err = ENOTCONN;
+	sum->workload.start_seq = sum->workload.end_seq = WORKLOAD_SEQ_UNKNOWN;
 	return 0;
+}
+
+bool workload_name_valid(const char *name, size_t len)
+{
+	size_t i;
+
+	if (!len || len > WORKLOAD_NAME_MAX)
+		return false;
+	for (i = 0; i < len; i++) {
+		char ch = name[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
+		      ch == '+' || ch == '-'))
+			return false;
+	}
+	return true;
+}
+
+void workload_status_text(const struct workload_item *w, char *buf,
+			  size_t size)
+{
+	if (WIFEXITED(w->wait_status))
+		snprintf(buf, size, "exit status %d", WEXITSTATUS(w->wait_status));
+	else if (WIFSIGNALED(w->wait_status))
+		snprintf(buf, size, "killed by signal %d",
+			 WTERMSIG(w->wait_status));
+	else
+		snprintf(buf, size, "wait status 0x%x",
+			 (unsigned int)w->wait_status);
 }
 
 struct file_item *collect_summary_add_module_file(struct collect_summary *sum,
@@ -83,6 +117,7 @@ void collect_summary_release(struct collect_summary *sum)
 	free(sum->files);
 	free(sum->triggers);
 	free(sum->kmsg.gaps);
+	free(sum->workload.output);
 	memset(sum, 0, sizeof(*sum));
 }
 
@@ -120,6 +155,17 @@ bool collect_summary_why_partial(const struct collect_summary *sum,
 		snprintf(why, size, "%s", sum->end_reason);
 		return true;
 	}
+	if (sum->workload.state == WORKLOAD_NOT_STARTED) {
+		snprintf(why, size, "workload '%s' did not start (%s)",
+			 sum->workload.name,
+			 item_err_name(sum->workload.err, buf, sizeof(buf)));
+		return true;
+	}
+	if (sum->workload.state == WORKLOAD_RUNNING) {
+		snprintf(why, size, "workload '%s' did not end: its exit status and output are missing",
+			 sum->workload.name);
+		return true;
+	}
 	for (i = 0; i < sum->nfiles; i++) {
 		f = &sum->files[i];
 		if (f->status == ITEM_INCOMPLETE ||
@@ -151,7 +197,12 @@ int collect_summary_exit_status(const struct collect_summary *sum)
 {
 	char why[COLLECT_WHY_MAX];
 
-	return collect_summary_why_partial(sum, why, sizeof(why));
+	if (collect_summary_why_partial(sum, why, sizeof(why)))
+		return EXIT_PARTIAL;
+	if (sum->workload.state == WORKLOAD_EXITED &&
+	    sum->workload.wait_status)
+		return COLLECT_EXIT_WORKLOAD_FAILED;
+	return EXIT_OK;
 }
 
 const char *item_status_name(enum item_status st)

@@ -46,6 +46,41 @@ struct trigger_item {
 	int err;		/* why not done (ENOTCONN: never sent) */
 };
 
+/*
+ * The workload of --run: the guest's /workload/run, started by the agent.
+ * Sequence numbers are the kernel log's: reports from start_seq on and
+ * before end_seq happened while it ran.
+ */
+enum workload_state {
+	WORKLOAD_NONE,		/* no workload was asked for */
+	WORKLOAD_NOT_STARTED,	/* err says why */
+	WORKLOAD_RUNNING,	/* started; its end never arrived */
+	WORKLOAD_EXITED,
+};
+
+#define WORKLOAD_NAME_MAX	64
+#define WORKLOAD_SEQ_UNKNOWN	UINT64_MAX
+/* lockdep-collect's status when all is complete but the workload failed */
+#define COLLECT_EXIT_WORKLOAD_FAILED	4
+
+struct workload_item {
+	char name[WORKLOAD_NAME_MAX + 1];
+	enum workload_state state;
+	int err;
+	uint64_t start_seq, end_seq;	/* WORKLOAD_SEQ_UNKNOWN if unknown */
+	int wait_status;		/* as waitpid() gives it */
+	uint64_t duration_ms;
+	uint64_t output_total;		/* bytes it wrote, kept or not */
+	uint8_t *output;		/* the last output_len of them */
+	size_t output_len;
+};
+
+/* A workload name is 1..WORKLOAD_NAME_MAX bytes of [A-Za-z0-9._+-]. */
+bool workload_name_valid(const char *name, size_t len);
+/* "exit status 3", "killed by signal 9" for @w's wait status */
+void workload_status_text(const struct workload_item *w, char *buf,
+			  size_t size);
+
 /* The longest reason a collection is partial, in words. */
 #define COLLECT_WHY_MAX	512
 
@@ -69,6 +104,7 @@ struct collect_summary {
 	struct trigger_item *triggers;
 	size_t ntriggers;
 	struct kmsg_item kmsg;
+	struct workload_item workload;
 	/*
 	 * How the guest ended when that made the collection partial (it
 	 * panicked, it went away during a follow), or "".
@@ -96,7 +132,10 @@ void collect_summary_release(struct collect_summary *sum);
  */
 int collect_summary_kmsg_seq(struct collect_summary *sum, uint64_t seq);
 
-/* 0 when everything required is complete, else 1 (partial). */
+/*
+ * 0 when everything required is complete, else 1 (partial); a complete
+ * collection whose workload failed is COLLECT_EXIT_WORKLOAD_FAILED.
+ */
 int collect_summary_exit_status(const struct collect_summary *sum);
 /*
  * True when partial, with why in words in @why: end_reason, or the first

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -433,6 +434,44 @@ static int client_dump_bounded(struct agent_client *cl, uint64_t bytes,
 	return 0;
 }
 
+/*
+ * EXITED, the workload's end, during a follow: keep it in @sum and end
+ * the follow (the records the agent already sent still arrive).
+ */
+static int client_exited(struct agent_client *cl, struct collect_summary *sum,
+			 const struct proto_frame *f)
+{
+	struct workload_item *w = &sum->workload;
+	size_t kept;
+
+	if (!cl->follow || w->state != WORKLOAD_RUNNING ||
+	    f->len < PROTO_EXITED_HEADER)
+		return client_unexpected(cl, f, "KMSG follow");
+	kept = f->len - PROTO_EXITED_HEADER;
+	w->output_total = proto_get_be64(f->payload + 20);
+	if (kept > PROTO_WORKLOAD_OUTPUT || kept > w->output_total ||
+	    (w->output_total > kept && kept < PROTO_WORKLOAD_OUTPUT))
+		return client_fail(cl, -EPROTO,
+				   "the agent's EXITED frame keeps %zu bytes of %" PRIu64 " of output",
+				   kept, w->output_total);
+	w->wait_status = (int)proto_get_be32(f->payload);
+	w->duration_ms = proto_get_be64(f->payload + 4);
+	w->end_seq = proto_get_be64(f->payload + 12);
+	w->output = malloc(kept ? kept : 1);
+	if (!w->output) {
+		cl->local_failure = true;
+		return client_fail(cl, -ENOMEM, "out of memory");
+	}
+	memcpy(w->output, f->payload + PROTO_EXITED_HEADER, kept);
+	w->output_len = kept;
+	w->state = WORKLOAD_EXITED;
+	if (cl->follow_stopped)
+		return 0;
+	cl->follow_stopped = true;
+	return client_stop_follow(cl) ?
+	       client_fail(cl, -EPIPE, "unable to end the kernel log follow") : 0;
+}
+
 /* The KMSG reply loop: records until END or ERROR. */
 static int client_kmsg_reply(struct agent_client *cl,
 			     struct collect_summary *sum,
@@ -482,6 +521,11 @@ static int client_kmsg_reply(struct agent_client *cl,
 			if (k->status != ITEM_INCOMPLETE)
 				k->status = ITEM_COMPLETE;
 			return 0;
+		case PROTO_EXITED:
+			ret = client_exited(cl, sum, &f);
+			if (ret)
+				return ret;
+			continue;
 		case PROTO_ERROR:
 			ret = client_error_reply(cl, &f, "KMSG", &k->err);
 			if (!ret)
@@ -542,6 +586,31 @@ out:
 		k->err = -ret;
 	}
 	return ret;
+}
+
+int agent_client_run(struct agent_client *cl, struct workload_item *w)
+{
+	struct proto_frame f;
+	int ret;
+
+	ret = client_send(cl, PROTO_RUN, NULL, 0, "RUN");
+	if (!ret)
+		ret = client_recv(cl, &f, "RUN");
+	if (ret) {
+		w->state = WORKLOAD_NOT_STARTED;
+		w->err = -ret;
+		return ret;
+	}
+	if (f.type == PROTO_STARTED && f.len == PROTO_STARTED_SIZE) {
+		w->start_seq = proto_get_be64(f.payload);
+		w->state = WORKLOAD_RUNNING;
+		return 0;
+	}
+	w->state = WORKLOAD_NOT_STARTED;
+	if (f.type == PROTO_ERROR)
+		return client_error_reply(cl, &f, "RUN", &w->err);
+	w->err = EPROTO;
+	return client_unexpected(cl, &f, "RUN");
 }
 
 int agent_client_trigger(struct agent_client *cl, struct trigger_item *t)

@@ -88,6 +88,13 @@ int agent_client_kmsg_follow(struct agent_client *cl,
 /* TRIGGER @t->name; fills in @t->done or @t->err. */
 int agent_client_trigger(struct agent_client *cl, struct trigger_item *t);
 
+/*
+ * RUN: start the guest's workload. Sets @w's state (RUNNING, or
+ * NOT_STARTED with the agent's errno); its end comes as EXITED during the
+ * next agent_client_kmsg_follow(), which then ends the follow.
+ */
+int agent_client_run(struct agent_client *cl, struct workload_item *w);
+
 /* POWEROFF, acknowledged. */
 int agent_client_poweroff(struct agent_client *cl);
 

@@ -102,6 +102,7 @@ static void plain_flaky(unsigned int in, size_t of, FILE *out)
 static void plain_boots(const struct diff *d, FILE *out)
 {
 	const struct diff_boot *b;
+	char status[64];
 	int s;
 
 	for (s = 0; s < DIFF_SIDES; s++) {
@@ -114,6 +115,13 @@ static void plain_boots(const struct diff *d, FILE *out)
 		put_text(out, b->kernel_release ? b->kernel_release : "unknown");
 		fprintf(out, ", %s, %zu classes, %zu dependencies\n",
 			b->completeness, b->nr_classes, b->nr_deps);
+		if (b->has_workload) {
+			store_workload_status(&b->workload, status,
+					      sizeof(status));
+			fputs("   workload ", out);
+			put_text(out, b->workload.name);
+			fprintf(out, ": %s\n", status);
+		}
 		if (s == DIFF_A && d->nr_base > 1)
 			plain_baseline(d, out);
 	}
@@ -458,6 +466,7 @@ void diff_print_plain(const struct diff *d, FILE *out)
 static void json_boot(const struct diff *d, int side, struct json_writer *w)
 {
 	const struct diff_boot *b = &d->boot[side];
+	char status[64];
 
 	jsonw_start_object(w);
 	jsonw_string_field(w, "db", b->db);
@@ -468,6 +477,18 @@ static void json_boot(const struct diff *d, int side, struct json_writer *w)
 	jsonw_string_field(w, "completeness", b->completeness);
 	jsonw_uint_field(w, "classes", b->nr_classes);
 	jsonw_uint_field(w, "dependencies", b->nr_deps);
+	jsonw_name(w, "workload");
+	if (b->has_workload) {
+		jsonw_start_object(w);
+		jsonw_string_field(w, "name", b->workload.name);
+		jsonw_string_field(w, "state",
+				   store_workload_state_name(b->workload.state));
+		store_workload_status(&b->workload, status, sizeof(status));
+		jsonw_string_field(w, "status", status);
+		jsonw_end_object(w);
+	} else {
+		jsonw_null(w);
+	}
 	jsonw_end_object(w);
 }
 

@@ -139,13 +139,16 @@ static void report_row(struct diff *d, int side, sqlite3_stmt *s)
 static int load_boot(struct diff *d, int side)
 {
 	struct diff_boot *b = &d->boot[side];
+	int ret;
 
 	if (each_row(d, side, "SELECT label, kernel_release, build_id,"
 		     " completeness FROM boots WHERE id = ?1", boot_row))
 		return -1;
 	if (!b->completeness)
 		return error("no boot %lld in '%s'", (long long)b->id, b->db);
-	return 0;
+	ret = store_workload_load(b->st, b->id, &b->workload);
+	b->has_workload = ret > 0;
+	return ret < 0 ? -1 : 0;
 }
 
 int diff_load_tables(struct diff *d)

@@ -377,6 +377,8 @@ void diff_release(struct diff *d)
 		free(d->boot[s].kernel_release);
 		free(d->boot[s].build_id);
 		free(d->boot[s].completeness);
+		if (d->boot[s].has_workload)
+			store_workload_release(&d->boot[s].workload);
 	}
 	if (d->g) {
 		if (d->g->finished) {

@@ -51,6 +51,8 @@ struct diff_boot {
 	char *label, *kernel_release, *build_id, *completeness;
 	size_t nr_classes, nr_deps;	/* rows, before identity merging */
 	size_t dropped_deps;	/* naming a class not of this boot */
+	struct store_workload workload;	/* valid when has_workload */
+	bool has_workload;
 };
 
 /* A class identity's state in each boot (per graph node). */

@@ -60,6 +60,11 @@ unsigned long long kmsg_parser_last_usec(const struct kmsg_parser *p)
 	return p->last_usec;
 }
 
+uint64_t kmsg_parser_last_seq(const struct kmsg_parser *p)
+{
+	return p->last_seq;
+}
+
 unsigned long kmsg_parser_lineno(const struct kmsg_parser *p)
 {
 	return p->lineno;

@@ -60,5 +60,7 @@ uint64_t kmsg_parser_records(const struct kmsg_parser *p);
 unsigned long kmsg_parser_lineno(const struct kmsg_parser *p);
 /* The timestamp (microseconds) of the last record, 0 before the first. */
 unsigned long long kmsg_parser_last_usec(const struct kmsg_parser *p);
+/* The sequence number of the last record (of the line being emitted). */
+uint64_t kmsg_parser_last_seq(const struct kmsg_parser *p);
 
 #endif

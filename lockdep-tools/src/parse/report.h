@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum ldr_type {
 	LDR_CIRCULAR_DEPENDENCY,
@@ -190,6 +191,9 @@ struct ldr_report {
 	bool old_format;	/* "[ INFO: ... ]" era header */
 	bool truncated;
 	unsigned long first_line, last_line;
+	/* the kernel log record of first_line, when the input had them */
+	uint64_t kmsg_seq;
+	bool has_kmsg_seq;
 
 	struct ldr_lock *locks;
 	size_t nr_locks, alloc_locks;

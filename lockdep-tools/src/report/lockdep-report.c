@@ -35,6 +35,8 @@ struct report_opts {
 	struct symboliser *sym;	/* --vmlinux/--modules, or NULL */
 	bool advise;		/* --advise */
 	const char *source;	/* --source=DIR, or NULL */
+	struct store *st;	/* --db: the reports' database */
+	bool failed;		/* a read of the database failed */
 	unsigned int shown, truncated;
 };
 
@@ -99,27 +101,44 @@ static void show(struct ldr_report *r, void *data)
 		o->truncated++;
 	}
 	if (o->type < 0 || (int)r->type == o->type) {
+		struct store_workload w;
+		struct report_workload rw = { .w = NULL };
 		struct advice a;
 
+		if (o->st) {
+			int found = store_report_workload(o->st, r->id, &w,
+							  rw.phase,
+							  sizeof(rw.phase));
+
+			if (found < 0)
+				o->failed = true;
+			if (found > 0)
+				rw.w = &w;
+		}
 		if (o->sym)
 			symbolise_report(o->sym, r);
 		if (o->advise)
 			advise_report(r, o->source, &a);
 		switch (o->output) {
 		case OUT_JSON:
-			report_print_json(o->json, r, o->advise ? &a : NULL);
+			report_print_json(o->json, r, o->advise ? &a : NULL,
+					  o->st ? &rw : NULL);
 			break;
 		case OUT_LIST:
 			report_print_list(stdout, r);
 			break;
 		case OUT_PLAIN:
 			report_print_plain(stdout, r);
+			if (rw.w)
+				report_print_workload(stdout, &rw);
 			if (o->advise)
 				report_print_advice(stdout, &a);
 			break;
 		}
 		if (o->advise)
 			advice_release(&a);
+		if (rw.w)
+			store_workload_release(&w);
 		o->shown++;
 	}
 	report_free(r);
@@ -188,6 +207,7 @@ static int report_db(const char *db, int64_t boot, bool all, int64_t show_id,
 		return EXIT_FATAL;
 	}
 	o->output = json ? OUT_JSON : list ? OUT_LIST : OUT_PLAIN;
+	o->st = st;
 	if (json) {
 		o->json = jsonw_new(stdout, o->pretty);
 		jsonw_start_array(o->json);
@@ -210,6 +230,8 @@ static int report_db(const char *db, int64_t boot, bool all, int64_t show_id,
 		jsonw_destroy(&o->json);
 	}
 	store_close(st);
+	if (o->failed)
+		ret = -1;
 	return cli_exit(ret ? EXIT_FATAL :
 			o->truncated ? EXIT_PARTIAL : EXIT_OK);
 }

@@ -121,7 +121,7 @@ static void opt_long(struct json_writer *w, const char *name, long v)
 }
 
 void report_print_json(struct json_writer *w, const struct ldr_report *r,
-		       const struct advice *a)
+		       const struct advice *a, const struct report_workload *rw)
 {
 	size_t i;
 
@@ -216,5 +216,7 @@ void report_print_json(struct json_writer *w, const struct ldr_report *r,
 	jsonw_uint_field(w, "raw_dropped", r->raw_dropped);
 	if (a)
 		report_json_advice(w, a);
+	if (rw && rw->w)
+		report_json_workload(w, rw);
 	jsonw_end_object(w);
 }

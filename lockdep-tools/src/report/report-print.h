@@ -11,18 +11,32 @@
 
 #include "advise/advise.h"
 #include "parse/report.h"
+#include "store/store.h"
 #include "util/json-writer.h"
 
+/* The workload of a stored report's boot (NULL: none), and its phase. */
+struct report_workload {
+	const struct store_workload *w;
+	char phase[16];		/* "before", "during", "after" or "" */
+};
+
 void report_print_plain(FILE *out, const struct ldr_report *r);
-/* With advice @a (or NULL) as the "advice" member. */
+/*
+ * With advice @a (or NULL) as the "advice" member, and the workload @rw
+ * (or NULL: not from a database) as "workload".
+ */
 void report_print_json(struct json_writer *w, const struct ldr_report *r,
-		       const struct advice *a);
+		       const struct advice *a, const struct report_workload *rw);
 /* A member @name: the array of strings v[0..n). */
 void report_json_strings(struct json_writer *w, const char *name,
 			 char *const *v, size_t n);
 /* A frame's "inlined" array: its inline chain, innermost call first. */
 void report_json_inlined(struct json_writer *w, const struct ldr_frame *f);
 void report_print_list(FILE *out, const struct ldr_report *r);
+
+/* "workload: NAME, exit status 0 after 1.2 s; this report came during it" */
+void report_print_workload(FILE *out, const struct report_workload *rw);
+void report_json_workload(struct json_writer *w, const struct report_workload *rw);
 
 /* Advice on a report (advise/advise.h): text, and the JSON "advice" member. */
 void report_print_advice(FILE *out, const struct advice *a);

@@ -469,6 +469,41 @@ static const char migration_6[] =
 static const char migration_7[] =
 	"ALTER TABLE boots ADD COLUMN partial_reason TEXT;\n";
 
+/*
+ * Version 8: the workload a boot ran (lockdep-collect --run), and where
+ * each report falls in the kernel log, so that report_workload_phase can
+ * say whether it came before, during or after the workload.
+ */
+static const char migration_8[] =
+	"ALTER TABLE reports ADD COLUMN kmsg_seq INTEGER;\n"
+	"CREATE TABLE workloads (\n"
+	"	id INTEGER PRIMARY KEY,\n"
+	"	boot_id INTEGER NOT NULL UNIQUE REFERENCES boots(id) ON DELETE CASCADE,\n"
+	"	name TEXT NOT NULL,\n"
+	"	state TEXT NOT NULL\n"
+	"		CHECK (state IN ('exited', 'running', 'not started')),\n"
+	"	exit_code INTEGER,\n"
+	"	signal INTEGER,\n"
+	"	duration_ms INTEGER,\n"
+	"	start_seq INTEGER,\n"
+	"	end_seq INTEGER,\n"
+	"	output BLOB,\n"
+	"	output_bytes INTEGER,\n"
+	"	error TEXT\n"
+	");\n"
+	/* a report printed on the console after the last kmsg record has no kmsg_seq */
+	"CREATE VIEW report_workload_phase AS\n"
+	"SELECT r.id AS report_id, r.boot_id AS boot_id, w.name AS workload,\n"
+	"	CASE\n"
+	"	WHEN w.start_seq IS NULL THEN NULL\n"
+	"	WHEN r.kmsg_seq IS NULL THEN\n"
+	"		CASE WHEN w.state = 'exited' THEN 'after' ELSE 'during' END\n"
+	"	WHEN r.kmsg_seq < w.start_seq THEN 'before'\n"
+	"	WHEN w.end_seq IS NULL OR r.kmsg_seq < w.end_seq THEN 'during'\n"
+	"	ELSE 'after'\n"
+	"	END AS phase\n"
+	"FROM reports r JOIN workloads w ON w.boot_id = r.boot_id;\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
@@ -477,6 +512,7 @@ const char *const store_migrations[] = {
 	migration_5,
 	migration_6,
 	migration_7,
+	migration_8,
 };
 
 const int store_app_id_version = 6;

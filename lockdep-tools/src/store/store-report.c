@@ -233,6 +233,8 @@ int store_add_report(struct store *st, const struct ldr_report *r,
 	sqlite3_bind_int64(s, 21, r->last_line);
 	bind_index(s, 22, r->backtrace);
 	sqlite3_bind_int64(s, 23, r->raw_dropped);
+	if (r->has_kmsg_seq)
+		store_bind_u64(s, 24, r->kmsg_seq);
 	if (store_step_done(st, s, "add a report"))
 		return -1;
 	rid = sqlite3_last_insert_rowid(st->db);

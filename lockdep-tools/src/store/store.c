@@ -73,8 +73,8 @@ static const char *const stmt_sql[ST_NR] = {
 		" header, message, release, taint, task, pid, cpu,"
 		" irq_context, hardware, irq_class, irq_event_stamp,"
 		" old_format, truncated, input, first_line, last_line,"
-		" backtrace, raw_dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-		" ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		" backtrace, raw_dropped, kmsg_seq) VALUES (?, ?, ?, ?, ?, ?,"
+		" ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_LOCK_INSERT] =
 		"INSERT INTO report_locks (report_id, idx, role, name,"
 		" class_name, version, subclass, usage, usage_bits,"

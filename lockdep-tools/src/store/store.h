@@ -103,7 +103,53 @@ int store_add_selftest_row(struct store *st, const struct selftest_row *r);
 int store_add_selftest_summary(struct store *st,
 			       const struct selftest_summary *s);
 
+/*
+ * The workload a boot ran (lockdep-collect --run). Numbers that are not
+ * known: exit_code -1, signal 0, has_*_seq false.
+ */
+enum store_workload_state {
+	STORE_WORKLOAD_EXITED,
+	STORE_WORKLOAD_RUNNING,		/* started; its end never arrived */
+	STORE_WORKLOAD_NOT_STARTED,	/* error says why */
+};
+
+struct store_workload {
+	const char *name;
+	enum store_workload_state state;
+	int exit_code, signal;
+	long long duration_ms;
+	bool has_start_seq, has_end_seq;
+	long long start_seq, end_seq;
+	const void *output;		/* the last output_len bytes */
+	size_t output_len;
+	long long output_bytes;		/* all it wrote */
+	const char *error;
+};
+
+/* "exited", "running", "not started" */
+const char *store_workload_state_name(enum store_workload_state st);
+/* "exit status 0 after 1.2 s", "killed by signal 9 after ...", "running" */
+void store_workload_status(const struct store_workload *w, char *buf,
+			   size_t size);
+/* The open boot's workload. */
+int store_add_workload(struct store *st, const struct store_workload *w);
+
 /* ---- readers ---- */
+
+/*
+ * Boot @boot_id's workload into *@w (release it): 1, 0 if the boot ran
+ * none, -1 after an error.
+ */
+int store_workload_load(struct store *st, int64_t boot_id,
+			struct store_workload *w);
+void store_workload_release(struct store_workload *w);
+/*
+ * The workload of report @report_id's boot into *@w (release it), and
+ * "before", "during" or "after" it into @phase ("" when the report
+ * cannot be placed): 1, 0 if the boot ran none, -1 after an error.
+ */
+int store_report_workload(struct store *st, int64_t report_id,
+			  struct store_workload *w, char *phase, size_t size);
 
 struct store_boot_row {
 	int64_t id;

@@ -81,6 +81,43 @@ raw_manifest() {
 	} >"$d/MANIFEST"
 }
 
+FIX61=$TOP/lockdep-tools/tests/fixtures/6.1
+
+# kmsg_from_log: a console log on stdin as /dev/kmsg records on stdout,
+# first sequence number $1 (the kernel's escaping of '\' included)
+kmsg_from_log() {
+	awk -v seq="$1" '{
+		t = 0; s = $0
+		if (match(s, /^\[ *[0-9]+\.[0-9]+\] ?/)) {
+			t = substr(s, 2, RLENGTH - 2); sub(/\] ?$/, "", t)
+			s = substr(s, RLENGTH + 1)
+		}
+		gsub(/\\/, "\\x5c", s)
+		split(t, p, "."); us = p[1] * 1000000 + p[2]
+		printf "6,%d,%d,-;%s\n", seq++, us, s
+	}'
+}
+
+# raw_from_fixtures DIR: a raw directory as lockdep-collect --raw-dir
+# writes it, from the real 6.1 fixtures and corpus report 034
+raw_from_fixtures() {
+	local d=$1 f n
+	mkdir -p "$d/files/proc" "$d/files/sys/kernel" &&
+	for f in lockdep lockdep_stats lockdep_chains lock_stat; do
+		cp "$FIX61/$f" "$d/files/proc/$f" || return 1
+	done &&
+	head -n 1 "$FIX61/console.log" | sed "s/^\[[^]]*\] //" >"$d/files/proc/version" &&
+	echo "console=ttyS0 panic=-1" >"$d/files/proc/cmdline" &&
+	printf "CONFIG_LOCKDEP=y\nCONFIG_PROVE_LOCKING=y\n" | gzip >"$d/files/proc/config.gz" &&
+	# one ELF note: namesz 4, descsz 20, type 3 (NT_GNU_BUILD_ID), "GNU\0"
+	printf "\004\000\000\000\024\000\000\000\003\000\000\000GNU\000" >"$d/files/sys/kernel/notes" &&
+	printf "\001\043\105\147\211\253\315\357\001\043\105\147\211\253\315\357\001\043\105\147" >>"$d/files/sys/kernel/notes" &&
+	{ cat "$FIX61/console.log"; cat "$CORPUS/034-circular.txt"; } |
+		kmsg_from_log 0 >"$d/kmsg" &&
+	n=$(wc -l <"$d/kmsg") &&
+	raw_manifest "$d" "kmsg complete $n 0 $((n - 1)) -"
+}
+
 # snapshot, then unchanged: the database $DB holds what it held at the
 # snapshot (nothing stored is lost or changed by a refused input).
 snapshot() { sqlite3 "$DB" .dump >"$TRASH/db.before"; }

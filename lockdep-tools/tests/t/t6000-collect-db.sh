@@ -14,40 +14,6 @@ collect() { "$BIN/lockdep-collect" "$@"; }
 q() { sqlite3 "$DB" "$1"; }
 DB=$TRASH/db
 
-# kmsg_from_log: a console log on stdin as /dev/kmsg records on stdout,
-# first sequence number $1 (the kernel's escaping of '\' included)
-kmsg_from_log() {
-	awk -v seq="$1" '{
-		t = 0; s = $0
-		if (match(s, /^\[ *[0-9]+\.[0-9]+\] ?/)) {
-			t = substr(s, 2, RLENGTH - 2); sub(/\] ?$/, "", t)
-			s = substr(s, RLENGTH + 1)
-		}
-		gsub(/\\/, "\\x5c", s)
-		split(t, p, "."); us = p[1] * 1000000 + p[2]
-		printf "6,%d,%d,-;%s\n", seq++, us, s
-	}'
-}
-
-# make_raw DIR: a raw directory as lockdep-collect --raw-dir writes it
-make_raw() {
-	local d=$1 f n
-	mkdir -p "$d/files/proc" "$d/files/sys/kernel" &&
-	for f in lockdep lockdep_stats lockdep_chains lock_stat; do
-		cp "$FIX/$f" "$d/files/proc/$f" || return 1
-	done &&
-	head -n 1 "$FIX/console.log" | sed "s/^\[[^]]*\] //" >"$d/files/proc/version" &&
-	echo "console=ttyS0 panic=-1" >"$d/files/proc/cmdline" &&
-	printf "CONFIG_LOCKDEP=y\nCONFIG_PROVE_LOCKING=y\n" | gzip >"$d/files/proc/config.gz" &&
-	# one ELF note: namesz 4, descsz 20, type 3 (NT_GNU_BUILD_ID), "GNU\0"
-	printf "\004\000\000\000\024\000\000\000\003\000\000\000GNU\000" >"$d/files/sys/kernel/notes" &&
-	printf "\001\043\105\147\211\253\315\357\001\043\105\147\211\253\315\357\001\043\105\147" >>"$d/files/sys/kernel/notes" &&
-	{ cat "$FIX/console.log"; cat "$CORPUS/034-circular.txt"; } |
-		kmsg_from_log 0 >"$d/kmsg" &&
-	n=$(wc -l <"$d/kmsg") &&
-	raw_manifest "$d" "kmsg complete $n 0 $((n - 1)) -"
-}
-
 test_expect_success 'man page lockdep-db(5) is clean roff' '
 	groff -ww -z -man "$MAN/lockdep-db.5" 2>err &&
 	test_cmp /dev/null err
@@ -115,7 +81,7 @@ test_expect_success 'hostile lock names round-trip exactly' '
 '
 
 test_expect_success 'a raw directory from the real 6.1 fixtures' '
-	make_raw raw &&
+	raw_from_fixtures raw &&
 	id=$(collect --db raw.db --raw-dir raw --label fixture 2>err) &&
 	test "$id" = 1 &&
 	grep -q "boot 1 stored" err &&

@@ -13,10 +13,11 @@ collect() { "$BIN/lockdep-collect" "$@"; }
 q() { sqlite3 "$1" "$2"; }
 
 # console_log FILE LAST_LINE: a corpus report, then LAST_LINE, as a
-# console would show them, after anything this machine logged
+# console would show them, after anything this machine logged (its
+# timestamps moved past 115 days of uptime)
 console_log() {
-	sed "s/^\[ *\([0-9]*\)\./[9\1./" "$CORPUS/016-recursive.txt" >"$1" &&
-	printf "[99999.000001] %s\r\n" "$2" >>"$1"
+	sed "s/^\[ *\([0-9]*\)\./[99999\1./" "$CORPUS/016-recursive.txt" >"$1" &&
+	printf "[99999999.000001] %s\r\n" "$2" >>"$1"
 }
 
 # follow_until_agent_ends SOCKET ARGS...: collect --follow, the agent
