@@ -259,7 +259,7 @@ static void workload_lost(struct collect_summary *sum)
 	snprintf(why, sizeof(why), "%s", sum->end_reason[0] ? sum->end_reason :
 		 "the guest powered off");
 	snprintf(sum->end_reason, sizeof(sum->end_reason),
-		 "workload '%s' did not end: %.400s while it ran; its exit status and output are missing",
+		 "workload '%s' did not end: %.360s while it ran; its exit status and output are missing",
 		 sum->workload.name, why);
 	error("%s", sum->end_reason);
 }

@@ -46,7 +46,7 @@ static uint8_t *encode(uint8_t type, const void *payload, uint32_t len,
 static void test_round_trip_every_type(void **state)
 {
 	struct proto_decoder d;
-	uint8_t payload[300];
+	uint8_t payload[400];
 	size_t i, size, used;
 	uint8_t *buf;
 
