@@ -579,6 +579,9 @@ static int db_finish(struct collect_sink *s, const struct collect_summary *sum)
 	if (!d->failed && d->partial &&
 	    store_boot_set(d->st, "partial_reason", d->partial))
 		db_fail(d);
+	if (!d->failed && collect_summary_not_offered(sum, why, sizeof(why)) &&
+	    store_boot_set(d->st, "not_offered", why))
+		db_fail(d);
 	if (!d->failed) {
 		klog_parser_finish(d->klog);
 		db_selftest(d);

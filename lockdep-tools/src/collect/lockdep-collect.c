@@ -73,7 +73,10 @@ static const char usage_text[] =
 	"the guest panicked or went away during a follow, the workload did not\n"
 	"end; what arrived is stored, the last line says why) or stored but\n"
 	"its id not printed, 2 fatal error (nothing stored in the database),\n"
-	"4 everything collected but the workload failed, 64 usage.\n";
+	"3 everything the kernel offers collected, but it does not offer an\n"
+	"optional source (/proc/lockdep_graph, the scenario module, ...: a\n"
+	"kernel without our series; one line names them), 4 everything\n"
+	"collected but the workload failed, 64 usage.\n";
 
 static int parse_timeout(const char *arg, int *out)
 {
@@ -362,10 +365,12 @@ static void say_partial(const struct collect_args *a, enum source src,
 {
 	char why[COLLECT_WHY_MAX] = "";
 	const char *db_why = db ? db_sink_partial_reason(db) : NULL;
+	bool has_sum = src == SRC_AGENT || src == SRC_RAW_DIR ||
+		       src == SRC_LOCAL;
 
-	if (src == SRC_AGENT || src == SRC_RAW_DIR || src == SRC_LOCAL)
-		collect_summary_why_partial(sum, why, sizeof(why));
-	else if (db_why)
+	/* the summary's reason first; else the database's (a cut file) */
+	if ((!has_sum || !collect_summary_why_partial(sum, why, sizeof(why))) &&
+	    db_why)
 		snprintf(why, sizeof(why), "%s", db_why);
 	if (a->raw_dir && src == SRC_AGENT)
 		warning("collection is partial: %s, see '%s/MANIFEST'",
@@ -383,7 +388,7 @@ int main(int argc, char **argv)
 	struct collect_sink *sink, *db;
 	struct collect_summary sum = { 0 };
 	unsigned long reports, truncated;
-	char **names = NULL;
+	char what[COLLECT_WHY_MAX], **names = NULL;
 	int src, ret, fin;
 	bool stored = false;
 	size_t i;
@@ -440,7 +445,13 @@ int main(int argc, char **argv)
 	else if (!ret && (src == SRC_AGENT || src == SRC_RAW_DIR ||
 			  src == SRC_LOCAL))
 		ret = collect_summary_exit_status(&sum);
-	else if (!ret && db && db_sink_partial(db))
+	/* saved /proc files: the directory is what the kernel offered */
+	else if (!ret && src == SRC_PROC_DIR &&
+		 collect_summary_not_offered(&sum, what, sizeof(what)))
+		ret = EXIT_NOT_OFFERED;
+	/* what arrived but was cut inside (an export without its end) */
+	if ((ret == EXIT_OK || ret == EXIT_NOT_OFFERED) && db &&
+	    db_sink_partial(db))
 		ret = EXIT_PARTIAL;
 	if (db && db_sink_committed(db)) {
 		stored = true;
@@ -450,6 +461,10 @@ int main(int argc, char **argv)
 			reports == 1 ? "" : "s", truncated);
 		printf("%" PRId64 "\n", db_sink_boot_id(db));
 	}
+	if (ret != EXIT_FATAL && collect_summary_not_offered(&sum, what,
+							     sizeof(what)))
+		fprintf(stderr, "lockdep-collect: this kernel does not offer: %s\n",
+			what);
 	if (ret == EXIT_PARTIAL)
 		say_partial(&a, src, &sum, db);
 	sink->ops->free(sink);

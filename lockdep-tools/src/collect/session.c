@@ -76,8 +76,9 @@ static int fetch_files(struct agent_client *cl, struct collect_summary *sum,
 	for (i = 0; !ret && i < sum->nfiles; i++) {
 		if (i < proto_allowlist_len && !offered[i]) {
 			sum->files[i].err = ITEM_UNLISTED;
-			collect_progress(t0, "%s: missing (not offered by the agent)",
-					 sum->files[i].path);
+			if (sum->files[i].required)
+				collect_progress(t0, "%s: missing (not offered by the agent)",
+						 sum->files[i].path);
 			continue;
 		}
 		cl->agent_msg[0] = '\0';
@@ -88,7 +89,9 @@ static int fetch_files(struct agent_client *cl, struct collect_summary *sum,
 			module_files++;
 			continue;
 		}
-		if (!cl->local_failure)
+		/* the kernel does not have it: main() says so once */
+		if (!cl->local_failure &&
+		    (ret || !file_item_not_offered(&sum->files[i])))
 			report_item(t0, &sum->files[i], cl, ret);
 	}
 	if (module_files)
@@ -144,7 +147,8 @@ static int run_triggers(struct agent_client *cl, struct collect_summary *sum,
 			return ret;
 		if (t->done)
 			collect_progress(t0, "trigger %s: done", t->name);
-		else
+		/* ENOENT: no scenario module, which main() says once */
+		else if (t->err != ENOENT)
 			fprintf(stderr,
 				"lockdep-collect: error: trigger '%s' failed (%s: %s)\n",
 				t->name, item_err_name(t->err, buf, sizeof(buf)),

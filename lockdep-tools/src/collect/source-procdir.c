@@ -119,6 +119,13 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 				     procdir_files[i]) >= sizeof(disk))
 			return error("path '%s/%s' is too long", dir,
 				     procdir_files[i]);
+		/*
+		 * version, cmdline and config.gz are extras a copy may lack:
+		 * their absence says nothing of the kernel (not "missing",
+		 * not "not offered"), so it is not recorded.
+		 */
+		if (i < 3 && access(disk, F_OK) && errno == ENOENT)
+			continue;
 		ret = source_push_file(sink, it, disk, ITEM_COMPLETE, 0);
 		if (ret < 0)
 			return -1;
@@ -134,11 +141,13 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 	if (!found)
 		return error("'%s' holds none of lockdep, lockdep_stats, lockdep_chains, lock_stat (or only empty ones)",
 			     dir);
-	/* the graph export of our kernel series, when the dump has it */
+	/*
+	 * The graph export of our kernel series, when the dump has it: a
+	 * directory without it is of a kernel that does not offer it.
+	 */
 	snprintf(disk, sizeof(disk), "%s/lockdep_graph", dir);
 	it = find_item(sum, "/proc/lockdep_graph");
-	if (it && !access(disk, F_OK) &&
-	    source_push_file(sink, it, disk, ITEM_COMPLETE, 0) < 0)
+	if (source_push_file(sink, it, disk, ITEM_COMPLETE, 0) < 0)
 		return -1;
 	if (found < 4)
 		db_sink_set_partial(sink, "some lockdep /proc files are missing or empty");

@@ -31,7 +31,9 @@ int source_log(const char *path, struct collect_sink *sink);
 /*
  * A directory of saved /proc files: lockdep, lockdep_stats,
  * lockdep_chains, lock_stat (at least one of them), and optionally
- * version, cmdline, config.gz; @sum must be initialised.
+ * version, cmdline, config.gz (not recorded when absent) and
+ * lockdep_graph (when absent: not offered by the kernel, see
+ * collect_summary_not_offered()); @sum must be initialised.
  */
 int source_procdir(const char *dir, struct collect_summary *sum,
 		   struct collect_sink *sink);

@@ -178,7 +178,7 @@ bool collect_summary_why_partial(const struct collect_summary *sum,
 		}
 	}
 	for (i = 0; i < sum->ntriggers; i++)
-		if (!sum->triggers[i].done) {
+		if (!sum->triggers[i].done && sum->triggers[i].err != ENOENT) {
 			snprintf(why, size, "trigger '%s' failed (%s)",
 				 sum->triggers[i].name,
 				 item_err_name(sum->triggers[i].err, buf,
@@ -193,6 +193,42 @@ bool collect_summary_why_partial(const struct collect_summary *sum,
 	return true;
 }
 
+bool file_item_not_offered(const struct file_item *it)
+{
+	return it->status == ITEM_MISSING && !it->required &&
+	       (it->err == ENOENT || it->err == ITEM_UNLISTED);
+}
+
+/* ", PREFIXNAMESUFFIX" (no comma first) at @what + *@len, cut to @size */
+static void add_item(char *what, size_t size, size_t *len, const char *prefix,
+		     const char *name, const char *suffix)
+{
+	int n;
+
+	if (*len >= size)
+		return;
+	n = snprintf(what + *len, size - *len, "%s%s%s%s", *len ? ", " : "",
+		     prefix, name, suffix);
+	*len = n < 0 ? size : *len + n;
+}
+
+bool collect_summary_not_offered(const struct collect_summary *sum,
+				 char *what, size_t size)
+{
+	size_t i, len = 0;
+
+	what[0] = '\0';
+	for (i = 0; i < sum->nfiles; i++)
+		if (file_item_not_offered(&sum->files[i]))
+			add_item(what, size, &len, "", sum->files[i].path, "");
+	for (i = 0; i < sum->ntriggers; i++)
+		if (!sum->triggers[i].done && sum->triggers[i].err == ENOENT) {
+			add_item(what, size, &len, "trigger ",
+				 sum->triggers[i].name, " (no scenario module)");
+		}
+	return len > 0;
+}
+
 int collect_summary_exit_status(const struct collect_summary *sum)
 {
 	char why[COLLECT_WHY_MAX];
@@ -202,6 +238,8 @@ int collect_summary_exit_status(const struct collect_summary *sum)
 	if (sum->workload.state == WORKLOAD_EXITED &&
 	    sum->workload.wait_status)
 		return COLLECT_EXIT_WORKLOAD_FAILED;
+	if (collect_summary_not_offered(sum, why, sizeof(why)))
+		return EXIT_NOT_OFFERED;
 	return EXIT_OK;
 }
 

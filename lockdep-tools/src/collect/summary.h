@@ -133,13 +133,29 @@ void collect_summary_release(struct collect_summary *sum);
 int collect_summary_kmsg_seq(struct collect_summary *sum, uint64_t seq);
 
 /*
- * 0 when everything required is complete, else 1 (partial); a complete
- * collection whose workload failed is COLLECT_EXIT_WORKLOAD_FAILED.
+ * EXIT_PARTIAL when partial (collect_summary_why_partial()), else
+ * COLLECT_EXIT_WORKLOAD_FAILED when the workload failed, else
+ * EXIT_NOT_OFFERED when the kernel did not offer something
+ * (collect_summary_not_offered()), else EXIT_OK.
  */
 int collect_summary_exit_status(const struct collect_summary *sum);
+
+/*
+ * What the kernel does not offer, as opposed to what it offered and
+ * did not arrive whole: an optional file it does not have (missing with
+ * ENOENT, or not listed by the agent) and a trigger that found no
+ * scenario module (ENOENT). True if there is any, listed in @what
+ * ("/proc/lockdep_graph, trigger ab_ba (no scenario module)").
+ */
+bool collect_summary_not_offered(const struct collect_summary *sum,
+				 char *what, size_t size);
+
+/* @it is an optional file the kernel does not have (see above). */
+bool file_item_not_offered(const struct file_item *it);
 /*
  * True when partial, with why in words in @why: end_reason, or the first
  * item that is not as required ("'/proc/lockdep' is incomplete (EPIPE)").
+ * What the kernel does not offer never makes a collection partial.
  */
 bool collect_summary_why_partial(const struct collect_summary *sum,
 				 char *why, size_t size);

@@ -504,6 +504,14 @@ static const char migration_8[] =
 	"	END AS phase\n"
 	"FROM reports r JOIN workloads w ON w.boot_id = r.boot_id;\n";
 
+/*
+ * Version 9: what the boot's kernel did not offer (a kernel without our
+ * series: no /proc/lockdep_graph, no scenario module), as lockdep-collect
+ * said it; NULL when it offered everything or the source cannot tell.
+ */
+static const char migration_9[] =
+	"ALTER TABLE boots ADD COLUMN not_offered TEXT;\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
@@ -513,6 +521,7 @@ const char *const store_migrations[] = {
 	migration_6,
 	migration_7,
 	migration_8,
+	migration_9,
 };
 
 const int store_app_id_version = 6;

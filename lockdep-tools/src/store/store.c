@@ -527,7 +527,7 @@ fail:
 /* The boots columns store_boot_set() may write. */
 static const char *const boot_columns[] = {
 	"kernel_release", "kernel_version", "build_id", "cmdline", "config",
-	"agent", "manifest", "label", "partial_reason",
+	"agent", "manifest", "label", "partial_reason", "not_offered",
 };
 
 int store_boot_set(struct store *st, const char *column, const char *value)

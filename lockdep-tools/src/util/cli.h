@@ -24,6 +24,8 @@ enum cli_exit_code {
 	EXIT_OK = 0,
 	EXIT_PARTIAL = 1,
 	EXIT_FATAL = 2,
+	/* lockdep-collect: complete, but the kernel lacks an optional source */
+	EXIT_NOT_OFFERED = 3,
 	EXIT_USAGE = 64,
 };
 

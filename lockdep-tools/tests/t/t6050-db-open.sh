@@ -62,8 +62,10 @@ test_expect_success 'an empty SQLite file is ours to fill' '
 
 test_expect_success 'our database from before application_id: opened, migrated, marked' '
 	collect --db old.db --log "$LOG" >/dev/null &&
-	# back to version 5: undo migrations 8 (workloads), 7 (partial_reason) and 6
-	sqlite3 old.db "DROP VIEW report_workload_phase; DROP TABLE workloads;
+	# back to version 5: undo migrations 9 (not_offered), 8 (workloads),
+	# 7 (partial_reason) and 6
+	sqlite3 old.db "ALTER TABLE boots DROP COLUMN not_offered;
+		DROP VIEW report_workload_phase; DROP TABLE workloads;
 		ALTER TABLE reports DROP COLUMN kmsg_seq;
 		ALTER TABLE boots DROP COLUMN partial_reason;
 		PRAGMA application_id = 0; PRAGMA user_version = 5" &&

@@ -27,7 +27,8 @@ counts() {
 # of the export's build id, the export, and an empty kernel log
 make_raw() {
 	local d=$1 g=${2:-$GRAPH} f id
-	mkdir -p "$d/files/proc" "$d/files/sys/kernel" &&
+	mkdir -p "$d/files/proc" "$d/files/sys/kernel/debug/lockdep_scenarios" &&
+	echo ab_ba >"$d/files/sys/kernel/debug/lockdep_scenarios/list" &&
 	for f in lockdep lockdep_stats lockdep_chains lock_stat; do
 		cp "$FIX/$f" "$d/files/proc/$f" || return 1
 	done &&
@@ -85,11 +86,16 @@ test_expect_success 'without vmlinux: sites are raw and say so' '
 	test "$(q "SELECT count(*) FROM dependency_sites WHERE site IS NOT NULL")" -gt 0
 '
 
-test_expect_success 'a cut export: stored as far as it goes, said so' '
+test_expect_success 'a cut export: stored as far as it goes, said so, partial (1)' '
 	head -n $(($(wc -l <"$GRAPH") / 2)) "$GRAPH" >"$TRASH/cut" &&
 	make_raw "$TRASH/raw-cut" "$TRASH/cut" &&
-	collect --db "$DB" --raw-dir "$TRASH/raw-cut" --label cut >out 2>err &&
+	rc=0 && collect --db "$DB" --raw-dir "$TRASH/raw-cut" --label cut \
+		>out 2>err || rc=$? &&
+	test "$rc" = 1 &&
 	grep -q "lockdep_graph.* has no end record" err &&
+	grep -q "collection is partial: /proc/lockdep_graph ends mid-record" err &&
+	! grep -q "does not offer" err &&
+	test "$(q "SELECT completeness FROM boots WHERE label = '\''cut'\''")" = partial &&
 	b=$(q "SELECT id FROM boots WHERE label = '\''cut'\''") &&
 	test "$(q "SELECT complete FROM graph_exports WHERE boot_id = $b")" = 0 &&
 	test "$(q "SELECT count(*) FROM traces WHERE boot_id = $b")" = 0 &&
