@@ -101,6 +101,16 @@ static int add_dep(const struct store_graph_dep *d, void *data)
 	return 0;
 }
 
+static int no_export(int64_t boot_id, void *data)
+{
+	struct loader *l = data;
+	int b = boot_index(l, boot_id);
+
+	if (b >= 0)
+		l->g->boots[b].no_export = true;
+	return 0;
+}
+
 static void loader_release(struct loader *l)
 {
 	idmap_release(&l->map);
@@ -119,7 +129,8 @@ struct graph *graph_load(struct store *st, const int64_t *ids,
 	l.g = graph_new();
 	for (i = 0; i < nr; i++)
 		graph_add_boot(l.g, ids[i], labels ? labels[i] : NULL);
-	if (store_graph_shared_identities(st, ids, nr, add_shared, &l) ||
+	if (store_graph_no_exports(st, ids, nr, no_export, &l) ||
+	    store_graph_shared_identities(st, ids, nr, add_shared, &l) ||
 	    store_graph_classes(st, ids, nr, add_class, &l))
 		goto fail;
 	idmap_build(&l.map);

@@ -83,6 +83,7 @@ int graph_add_boot(struct graph *g, int64_t id, const char *label)
 	ALLOC_GROW(g->boots, g->nr_boots + 1, g->alloc_boots);
 	g->boots[g->nr_boots].id = id;
 	g->boots[g->nr_boots].label = label ? xstrdup(label) : NULL;
+	g->boots[g->nr_boots].no_export = false;
 	return (int)g->nr_boots++;
 }
 
@@ -378,6 +379,33 @@ const char *graph_dep_str(int dep_bits, char *buf)
 			k += 2;
 		}
 	return buf;
+}
+
+/*
+ * /proc/lockdep names a class's dependencies at distance 1 and nothing
+ * about them; the export adds the rest (lockdep-db(5) dependencies).
+ */
+const char *const graph_missing_json[GRAPH_NR_MISSING] = {
+	"sites", "trace_ids", "dependency_kinds", "distant_dependencies",
+	"usage_traces",
+};
+const char *const graph_missing_text[GRAPH_NR_MISSING] = {
+	"sites", "trace ids", "dependency kinds", "dependencies at distance > 1",
+	"usage traces",
+};
+
+void graph_missing_line(struct strbuf *sb, const char *boot, bool wrap)
+{
+	const char *brk = wrap ? "\n" : " ";
+	size_t i;
+
+	graph_text_add(sb, boot);
+	strbuf_addf(sb, " has no /proc/lockdep_graph:%sdependencies from /proc/lockdep alone,%swithout ",
+		    brk, brk);
+	for (i = 0; i < GRAPH_NR_MISSING; i++)
+		strbuf_addf(sb, "%s%s", i == 3 ? wrap ? ",\n" : ", " : i ?
+			    i + 1 < GRAPH_NR_MISSING ? ", " : " or " : "",
+			    graph_missing_text[i]);
 }
 
 const char *graph_boot_str(const struct graph *g, int boot, char *buf,

@@ -49,7 +49,25 @@ enum graph_dep_bit {
 struct graph_boot {
 	int64_t id;
 	char *label;		/* or NULL */
+	/* /proc/lockdep_graph missing: the graph is /proc/lockdep's alone */
+	bool no_export;
 };
+
+/*
+ * What the graph of a boot without /proc/lockdep_graph lacks (a kernel
+ * without our series): JSON names and words, GRAPH_NR_MISSING of them.
+ */
+#define GRAPH_NR_MISSING	5
+extern const char *const graph_missing_json[GRAPH_NR_MISSING];
+extern const char *const graph_missing_text[GRAPH_NR_MISSING];
+
+/*
+ * "boot 1 (plain) has no /proc/lockdep_graph: dependencies from
+ * /proc/lockdep alone, without sites, ..." into @sb: one line, or with
+ * @wrap three lines short enough for a note beside a graph.
+ */
+struct strbuf;
+void graph_missing_line(struct strbuf *sb, const char *boot, bool wrap);
 
 struct graph_node {
 	char *name;		/* as printed: class[#version][/subclass] */

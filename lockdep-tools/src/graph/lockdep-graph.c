@@ -312,7 +312,7 @@ static int close_output(const struct graph_opts *o, FILE *f, pid_t pid,
 static void json_head(struct json_writer *w, const struct graph_opts *o,
 		      const struct graph *g)
 {
-	size_t b;
+	size_t b, i;
 
 	jsonw_string_field(w, "db", o->db);
 	jsonw_name(w, "boots");
@@ -325,6 +325,12 @@ static void json_head(struct json_writer *w, const struct graph_opts *o,
 			jsonw_string(w, g->boots[b].label);
 		else
 			jsonw_null(w);
+		jsonw_bool_field(w, "graph_export", !g->boots[b].no_export);
+		jsonw_name(w, "missing");
+		jsonw_start_array(w);
+		for (i = 0; g->boots[b].no_export && i < GRAPH_NR_MISSING; i++)
+			jsonw_string(w, graph_missing_json[i]);
+		jsonw_end_array(w);
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
@@ -411,6 +417,25 @@ static void boots_title(struct strbuf *t, const struct graph *g)
 	}
 }
 
+/*
+ * A line for each boot that has no /proc/lockdep_graph, saying what its
+ * graph lacks; @sb is left empty when every boot has the export.
+ */
+static void missing_lines(struct strbuf *sb, const struct graph *g, bool wrap)
+{
+	char buf[128];
+	size_t b;
+
+	for (b = 0; b < g->nr_boots; b++) {
+		if (!g->boots[b].no_export)
+			continue;
+		if (sb->len)
+			strbuf_addch(sb, '\n');
+		graph_missing_line(sb, graph_boot_str(g, (int)b, buf,
+						      sizeof(buf)), wrap);
+	}
+}
+
 static int run(struct graph_opts *o)
 {
 	struct boot_list boots = { 0 };
@@ -478,6 +503,8 @@ static int run(struct graph_opts *o)
 		break;
 	}
 	view.title = title.buf;
+	if (o->sel != SEL_REPORT)
+		missing_lines(&note, g, !o->list && !o->json);
 	view.note = note.len ? note.buf : NULL;
 
 	if (o->list || o->json) {
@@ -494,10 +521,13 @@ static int run(struct graph_opts *o)
 				graph_json_irq_paths(w, g, &irq);
 			jsonw_end_object(w);
 			jsonw_destroy(&w);
-		} else if (o->sel == SEL_CYCLES) {
-			graph_print_cycles(out, g, &cy);
 		} else {
-			graph_print_irq_paths(out, g, &irq);
+			if (note.len)
+				fprintf(out, "%s\n", note.buf);
+			if (o->sel == SEL_CYCLES)
+				graph_print_cycles(out, g, &cy);
+			else
+				graph_print_irq_paths(out, g, &irq);
 		}
 		wr = ferror(out) ? -1 : 0;
 	} else {

@@ -42,6 +42,15 @@ int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 		     void *data);
 
 /*
+ * Call @fn with each of the @nr boots whose /proc/lockdep_graph is
+ * missing (files.status; a kernel without our series does not offer
+ * it): their graph is /proc/lockdep's alone. A log has no files, and
+ * is not one of them.
+ */
+int store_graph_no_exports(struct store *st, const int64_t *boots, size_t nr,
+			   int (*fn)(int64_t boot_id, void *data), void *data);
+
+/*
  * Call @fn with each (boot, identity) of the @nr boots that more than one
  * class of that boot has (the i_lock_key#2, #3 of two file systems).
  */

@@ -184,7 +184,7 @@ test_expect_success 'lockdep-graph --boots all: the fleet'"'"'s cross-boot cycle
 	grep -q "^WARNING: possible circular locking dependency across boots" out &&
 	grep -q "order_a" out && grep -q "order_b" out &&
 	"$BIN/lockdep-graph" --db fleet2.db --boots all --cycles --json >out.json &&
-	grep -q "\"boots\":\[{\"id\":1,\"label\":\"idle1\"}" out.json &&
+	grep -q "\"boots\":\[{\"id\":1,\"label\":\"idle1\",\"graph_export\":true," out.json &&
 	[ "$(grep -o "\"label\":\"idle[0-9]\"" out.json | wc -l)" = 3 ]
 '
 

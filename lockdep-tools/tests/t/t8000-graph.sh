@@ -81,10 +81,16 @@ test_expect_success '-T png and -T pdf through dot' '
 	head -c 5 g.pdf | grep -q "%PDF-"
 '
 
+# the line of a boot without /proc/lockdep_graph (a kernel without our
+# series: these proc dirs have /proc/lockdep alone)
+no_export() {
+	echo "boot $1 has no /proc/lockdep_graph: dependencies from /proc/lockdep alone, without sites, trace ids, dependency kinds, dependencies at distance > 1 or usage traces"
+}
+
 test_expect_success 'each boot alone has no cycle' '
-	for b in ab ba; do
-		graph --db "$DB" --boot $b --cycles --list >out &&
-		echo "0 cycles" >expect &&
+	for b in "1 (ab)" "2 (ba)"; do
+		graph --db "$DB" --boot ${b%% *} --cycles --list >out &&
+		{ no_export "$b" && echo "0 cycles"; } >expect &&
 		test_cmp expect out || return 1
 	done &&
 	graph --db "$DB" --boot ba --cycles --json >out.json &&
@@ -152,7 +158,7 @@ test_expect_success '--report: the chain of a circular report, each link with it
 
 test_expect_success '--irq on a real boot: no irq-safe -> irq-unsafe path' '
 	graph --db "$DB" --boot ab --irq --list >out &&
-	echo "0 irq-safe -> irq-unsafe paths" >expect &&
+	{ no_export "1 (ab)" && echo "0 irq-safe -> irq-unsafe paths"; } >expect &&
 	test_cmp expect out
 '
 
