@@ -99,6 +99,16 @@ static void plain_flaky(unsigned int in, size_t of, FILE *out)
 	fprintf(out, " (flaky: %u of %zu baseline boots)", in, of);
 }
 
+/* "A has no /proc/lockdep_graph: ..." (graph.h) */
+static void plain_no_export(int side, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	graph_missing_line(&sb, side_names[side], false);
+	fprintf(out, "%s\n", sb.buf);
+	strbuf_release(&sb);
+}
+
 static void plain_boots(const struct diff *d, FILE *out)
 {
 	const struct diff_boot *b;
@@ -122,6 +132,8 @@ static void plain_boots(const struct diff *d, FILE *out)
 			put_text(out, b->workload.name);
 			fprintf(out, ": %s\n", status);
 		}
+		if (b->no_export)
+			plain_no_export(s, out);
 		if (s == DIFF_A && d->nr_base > 1)
 			plain_baseline(d, out);
 	}
@@ -160,6 +172,10 @@ static void plain_deps(const struct diff *d, FILE *out)
 
 	fprintf(out, "\ndependencies: %zu added, %zu removed\n",
 		d->deps_added, d->deps_removed);
+	if (d->distance1_only)
+		fprintf(out, "  (distance 1 only, as /proc/lockdep shows them: %zu of A and %zu of B at distance > 1 left out)\n",
+			d->boot[DIFF_A].left_out_deps,
+			d->boot[DIFF_B].left_out_deps);
 	for (i = 0; i < d->g->nr_edges; i++) {
 		e = &d->g->edges[d->edge_order[i]];
 		a = diff_edge_in(d, d->edge_order[i], DIFF_A);
@@ -467,6 +483,7 @@ static void json_boot(const struct diff *d, int side, struct json_writer *w)
 {
 	const struct diff_boot *b = &d->boot[side];
 	char status[64];
+	size_t i;
 
 	jsonw_start_object(w);
 	jsonw_string_field(w, "db", b->db);
@@ -489,6 +506,13 @@ static void json_boot(const struct diff *d, int side, struct json_writer *w)
 	} else {
 		jsonw_null(w);
 	}
+	jsonw_bool_field(w, "graph_export", !b->no_export);
+	jsonw_name(w, "missing");
+	jsonw_start_array(w);
+	for (i = 0; b->no_export && i < GRAPH_NR_MISSING; i++)
+		jsonw_string(w, graph_missing_json[i]);
+	jsonw_end_array(w);
+	jsonw_uint_field(w, "left_out_dependencies", b->left_out_deps);
 	jsonw_end_object(w);
 }
 
@@ -578,6 +602,8 @@ static void json_deps(const struct diff *d, struct json_writer *w)
 
 	jsonw_name(w, "dependencies");
 	jsonw_start_object(w);
+	/* a side without /proc/lockdep_graph: see left_out_dependencies */
+	jsonw_bool_field(w, "distance_1_only", d->distance1_only);
 	for (l = 0; l < 2; l++) {
 		jsonw_name(w, l ? "removed" : "added");
 		jsonw_start_array(w);

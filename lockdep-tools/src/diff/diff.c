@@ -107,10 +107,34 @@ static int on_dep(const struct store_graph_dep *dep, void *data)
 		l->d->boot[l->side].dropped_deps++;
 		return 0;
 	}
+	l->d->boot[l->side].nr_deps++;
+	if (l->d->distance1_only && dep->distance > 1) {
+		l->d->boot[l->side].left_out_deps++;
+		return 0;
+	}
 	graph_add_edge(l->d->g, f, t, l->side == DIFF_A ?
 		       base_index(l, dep->boot_id) : (int)l->d->nr_base, dep->dep_bits,
 		       dep->distance, dep->trace);
-	l->d->boot[l->side].nr_deps++;
+	return 0;
+}
+
+static int no_export(int64_t boot_id, void *data)
+{
+	(void)boot_id;
+	*(bool *)data = true;
+	return 0;
+}
+
+/* Does a boot of each side miss /proc/lockdep_graph? */
+static int find_no_export(struct diff *d)
+{
+	struct diff_boot *a = &d->boot[DIFF_A], *b = &d->boot[DIFF_B];
+
+	if (store_graph_no_exports(a->st, d->base_ids, d->nr_base, no_export,
+				   &a->no_export) ||
+	    store_graph_no_exports(b->st, &b->id, 1, no_export, &b->no_export))
+		return -1;
+	d->distance1_only = a->no_export || b->no_export;
 	return 0;
 }
 
@@ -352,6 +376,8 @@ int diff_compute(struct diff *d, struct store *a, const char *a_db,
 	d->boot[DIFF_B].id = b_id;
 	d->g = graph_new();
 	ret = diff_load_tables(d);
+	if (!ret)
+		ret = find_no_export(d);
 	if (!ret)
 		ret = load_side(d, &l, DIFF_A);
 	if (!ret)

@@ -53,6 +53,13 @@ struct diff_boot {
 	size_t dropped_deps;	/* naming a class not of this boot */
 	struct store_workload workload;	/* valid when has_workload */
 	bool has_workload;
+	/*
+	 * /proc/lockdep_graph missing (for A: in a baseline boot): the
+	 * dependencies are /proc/lockdep's, at distance 1 only
+	 */
+	bool no_export;
+	/* at distance > 1, left out because a side has no export */
+	size_t left_out_deps;
 };
 
 /* A class identity's state in each boot (per graph node). */
@@ -102,6 +109,12 @@ struct diff {
 	const int64_t *base_ids;	/* every baseline boot, not owned */
 	size_t nr_base;
 	struct graph *g;
+	/*
+	 * A side has no /proc/lockdep_graph: both are compared as
+	 * /proc/lockdep shows them, dependencies at distance 1 only, so
+	 * that what the export alone shows is not "added" or "removed"
+	 */
+	bool distance1_only;
 	struct diff_node *nodes;	/* per graph node */
 	uint32_t *order;	/* node indices sorted by identity */
 	uint32_t *rank;		/* rank[node]: position in order */
