@@ -73,20 +73,29 @@ static int bad_line(const struct manifest *m, size_t i, const char *what)
 	return error("%s:%zu: %s", m->path, i + 1, what);
 }
 
-/* "ENOENT", "unlisted", "errno-5" back to the err of a file_item. */
-static int reason_err(const char *name)
+/*
+ * "ENOENT", "unlisted", "errno-5" back to the err of a file_item in
+ * *@err: 0, or -1 for an unknown reason (ITEM_UNLISTED is -1 too).
+ */
+static int reason_err(const char *name, int *err)
 {
 	const char *e;
 	int i;
 
-	if (!strcmp(name, "unlisted"))
-		return ITEM_UNLISTED;
-	if (!strncmp(name, "errno-", 6))
-		return atoi(name + 6);
+	if (!strcmp(name, "unlisted")) {
+		*err = ITEM_UNLISTED;
+		return 0;
+	}
+	if (!strncmp(name, "errno-", 6)) {
+		*err = atoi(name + 6);
+		return 0;
+	}
 	for (i = 1; i < 4096; i++) {
 		e = strerrorname_np(i);
-		if (e && !strcmp(e, name))
-			return i;
+		if (e && !strcmp(e, name)) {
+			*err = i;
+			return 0;
+		}
 	}
 	return -1;
 }
@@ -180,7 +189,7 @@ static int file_fields(const struct manifest *m, size_t i, const char *dir,
 	}
 	if (!it)
 		return bad_line(m, i, "the file is not on the agent's allow-list");
-	if (st != ITEM_COMPLETE && (err = reason_err(f[4])) == -1)
+	if (st != ITEM_COMPLETE && reason_err(f[4], &err))
 		return bad_line(m, i, "unknown reason");
 	if (st == ITEM_MISSING) {
 		it->status = ITEM_MISSING;
@@ -253,7 +262,7 @@ static int kmsg_meta(const struct manifest *m, size_t i,
 	else if (k->records && (sscanf(f[3], "%" SCNu64, &k->first) != 1 ||
 				sscanf(f[4], "%" SCNu64, &k->last) != 1))
 		ret = bad_line(m, i, "expected sequence numbers");
-	else if (n == 7 && (k->err = reason_err(f[6])) == -1)
+	else if (n == 7 && reason_err(f[6], &k->err))
 		ret = bad_line(m, i, "unknown reason");
 	free(copy);
 	return ret;
@@ -271,7 +280,7 @@ static int trigger_line(const struct manifest *m, size_t i,
 	    ((strcmp(f[1], "done") || n != 3) &&
 	     (strcmp(f[1], "failed") || n != 4)))
 		ret = bad_line(m, i, "expected 'trigger done|failed NAME [REASON]'");
-	else if (strcmp(f[1], "done") && (t->err = reason_err(f[3])) == -1)
+	else if (strcmp(f[1], "done") && reason_err(f[3], &t->err))
 		ret = bad_line(m, i, "unknown reason");
 	else
 		t->done = !strcmp(f[1], "done");
@@ -353,7 +362,7 @@ static int workload_line(const struct manifest *m, size_t i, const char *dir,
 		    (k >= 2 && known[k] != exited))
 			goto bad;
 	if ((n == 9) != (w->state == WORKLOAD_NOT_STARTED) ||
-	    (n == 9 && (w->err = reason_err(f[8])) == -1) ||
+	    (n == 9 && reason_err(f[8], &w->err)) ||
 	    v[2] > UINT32_MAX)
 		goto bad;
 	snprintf(w->name, sizeof(w->name), "%s", f[2]);

@@ -140,6 +140,15 @@ test_expect_success 'a MANIFEST kmsg line of 150 gaps is read whole' '
 	test_cmp gaps/MANIFEST manifest
 '
 
+test_expect_success 'a file the agent did not list ("unlisted") is read back' '
+	rm -rf unl && cp -r raw unl &&
+	sed -i "s|^file missing /proc/lockdep_graph 0 ENOENT$|file missing /proc/lockdep_graph 0 unlisted|" unl/MANIFEST &&
+	grep -q "lockdep_graph 0 unlisted$" unl/MANIFEST &&
+	id=$(collect_plain --db unl.db --raw-dir unl 2>err) &&
+	sqlite3 unl.db "SELECT rtrim(manifest, char(10)) FROM boots" >manifest &&
+	test_cmp unl/MANIFEST manifest
+'
+
 test_expect_success 'a partial raw directory: stored, exit 1' '
 	cp -r raw partial &&
 	sed -i "s|^file complete /proc/lock_stat .*|file incomplete /proc/lock_stat 100 ECONNRESET|" partial/MANIFEST &&
