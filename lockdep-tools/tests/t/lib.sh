@@ -118,6 +118,21 @@ raw_from_fixtures() {
 	raw_manifest "$d" "kmsg complete $n 0 $((n - 1)) -"
 }
 
+# plain_proc_dir DIR / patched_proc_dir DIR: the real /proc files of
+# our 6.1 guest (fixtures/6.1) as a kernel without our series offers
+# them (no lockdep_graph: see fixtures/README.proc), or with the export.
+plain_proc_dir() {
+	local f
+	mkdir -p "$1" &&
+	for f in lockdep lockdep_stats lockdep_chains lock_stat; do
+		cp "$FIX61/$f" "$1/" || return 1
+	done
+}
+patched_proc_dir() {
+	plain_proc_dir "$1" &&
+	cp "$FIX61/lockdep_graph" "$1/"
+}
+
 # snapshot, then unchanged: the database $DB holds what it held at the
 # snapshot (nothing stored is lost or changed by a refused input).
 snapshot() { sqlite3 "$DB" .dump >"$TRASH/db.before"; }
