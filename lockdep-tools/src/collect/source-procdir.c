@@ -109,6 +109,7 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 {
 	char disk[4096], guest[64];
 	struct file_item *it;
+	bool complete = true;
 	int found = 0, ret;
 	size_t i;
 
@@ -129,14 +130,21 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 		ret = source_push_file(sink, it, disk, ITEM_COMPLETE, 0);
 		if (ret < 0)
 			return -1;
-		if (ret || i < 3)
+		if (i < 3)
+			continue;
+		/* lock_stat is not offered without CONFIG_LOCK_STAT */
+		if (ret && it->required)
+			complete = false;
+		if (ret)
 			continue;
 		/* a copy that trusted /proc's st_size of 0 (tar, rsync) */
-		if (!it->bytes)
+		if (!it->bytes) {
 			warning("'%s' is empty, which %s never is: it counts as missing",
 				disk, guest);
-		else
+			complete = false;
+		} else {
 			found++;
+		}
 	}
 	if (!found)
 		return error("'%s' holds none of lockdep, lockdep_stats, lockdep_chains, lock_stat (or only empty ones)",
@@ -149,7 +157,7 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 	it = find_item(sum, "/proc/lockdep_graph");
 	if (source_push_file(sink, it, disk, ITEM_COMPLETE, 0) < 0)
 		return -1;
-	if (found < 4)
+	if (!complete)
 		db_sink_set_partial(sink, "some lockdep /proc files are missing or empty");
 	return 0;
 }

@@ -30,7 +30,8 @@ int source_log(const char *path, struct collect_sink *sink);
 
 /*
  * A directory of saved /proc files: lockdep, lockdep_stats,
- * lockdep_chains, lock_stat (at least one of them), and optionally
+ * lockdep_chains, lock_stat (at least one of them; lock_stat absent
+ * is not offered, like lockdep_graph below), and optionally
  * version, cmdline, config.gz (not recorded when absent) and
  * lockdep_graph (when absent: not offered by the kernel, see
  * collect_summary_not_offered()); @sum must be initialised.

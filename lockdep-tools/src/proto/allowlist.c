@@ -14,7 +14,8 @@ const struct proto_allowed proto_allowlist[] = {
 	{ "/proc/lockdep",				false },
 	{ "/proc/lockdep_stats",			false },
 	{ "/proc/lockdep_chains",			false },
-	{ "/proc/lock_stat",				false },
+	/* CONFIG_LOCK_STAT, which PROVE_LOCKING does not need */
+	{ "/proc/lock_stat",				true },
 	{ "/proc/version",				false },
 	{ "/proc/cmdline",				false },
 	{ "/proc/config.gz",				true },

@@ -89,6 +89,20 @@ test_expect_success 'an agent that did not list the export: not offered either' 
 	grep -q "does not offer: /proc/lockdep_graph," err
 '
 
+test_expect_success 'a kernel without CONFIG_LOCK_STAT: lock_stat not offered (3), not partial' '
+	plain_proc_dir nols && rm nols/lock_stat &&
+	collect_rc 3 --db "$DB" --proc-dir nols --label nols &&
+	grep -qx "lockdep-collect: this kernel does not offer: /proc/lock_stat, /proc/lockdep_graph" err &&
+	test "$(q "SELECT completeness FROM boots WHERE label = '\''nols'\''")" = complete &&
+	rm -rf rawnols && cp -r raw rawnols && rm rawnols/files/proc/lock_stat &&
+	sed -i "s|^file complete /proc/lock_stat .*|file missing /proc/lock_stat 0 ENOENT|" rawnols/MANIFEST &&
+	collect_rc 3 --db "$DB" --raw-dir rawnols --label rawnols &&
+	grep -q "does not offer: /proc/lock_stat, /proc/lockdep_graph," err &&
+	# an empty copy is not "not offered": it was there, and lost
+	plain_proc_dir emptyls && : >emptyls/lock_stat &&
+	collect_rc 1 --db "$DB" --proc-dir emptyls --label emptyls
+'
+
 test_expect_success 'offered but incomplete is 1 even on a plain kernel; the line stays' '
 	rm -rf cut && cp -r raw cut &&
 	sed -i "s|^file complete /proc/lock_stat .*|file incomplete /proc/lock_stat 100 ECONNRESET|" cut/MANIFEST &&
