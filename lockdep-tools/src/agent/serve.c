@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,33 @@ static int list_module_files(char **buf, size_t *len, size_t *cap)
 	return ret;
 }
 
+/*
+ * On the guest's console, once per agent: the allow-listed files this
+ * kernel does not have (a kernel without our series has no
+ * /proc/lockdep_graph). The LIST reply still names them all: the host
+ * asks, gets ENOENT, and says the same once (lockdep-collect(1)).
+ */
+static void say_not_offered(void)
+{
+	static bool said;
+	bool any = false;
+	size_t i;
+
+	if (said)
+		return;
+	said = true;
+	for (i = 0; i < proto_allowlist_len; i++) {
+		if (!access(proto_allowlist[i].path, F_OK) || errno != ENOENT)
+			continue;
+		fprintf(stderr, "%s%s", any ? ", " :
+			"lockdep-agent: this kernel does not offer: ",
+			proto_allowlist[i].path);
+		any = true;
+	}
+	if (any)
+		fputc('\n', stderr);
+}
+
 static int agent_list(struct proto_conn *c, const struct proto_frame *req)
 {
 	size_t i, len = 0, cap = 0;
@@ -128,6 +156,7 @@ static int agent_list(struct proto_conn *c, const struct proto_frame *req)
 	if (req->len)
 		return proto_conn_send_error(c, EINVAL, PROTO_NO_DEADLINE,
 					     "LIST takes no payload");
+	say_not_offered();
 	for (i = 0; !ret && i < proto_allowlist_len; i++)
 		ret = list_add(&buf, &len, &cap, proto_allowlist[i].path,
 			       strlen(proto_allowlist[i].path));

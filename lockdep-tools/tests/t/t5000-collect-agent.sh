@@ -108,7 +108,9 @@ test_expect_success 'collect everything from a real agent' '
 		! grep -q "lockdep_graph: missing" log &&
 		! grep -q "trigger .ab_ba. failed" log &&
 		test "$(grep -c "does not offer" log)" = 1 &&
-		grep -q "^lockdep-collect: this kernel does not offer: .*/proc/lockdep_graph, .*trigger ab_ba (no scenario module)$" log
+		grep -q "^lockdep-collect: this kernel does not offer: .*/proc/lockdep_graph, .*trigger ab_ba (no scenario module)$" log &&
+		test "$(grep -c "does not offer" agent.err)" = 1 &&
+		grep -q "^lockdep-agent: this kernel does not offer: .*/proc/lockdep_graph" agent.err
 	fi
 '
 
