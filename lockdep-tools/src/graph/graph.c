@@ -15,6 +15,7 @@
 
 #include "graph/graph.h"
 #include "parse/report.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
 #include "util/xalloc.h"
@@ -24,15 +25,6 @@ struct graph_map {
 	char **keys;		/* per node, the merge key */
 	size_t cap;		/* a power of two */
 };
-
-static size_t str_hash(const char *s)
-{
-	size_t h = 14695981039346656037ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
 
 struct graph *graph_new(void)
 {

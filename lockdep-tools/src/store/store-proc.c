@@ -22,6 +22,7 @@
 #include "store/identity.h"
 #include "store/store-int.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
 struct class_slot {
@@ -64,19 +65,9 @@ static char *class_ident(bool has_key, unsigned long long key,
 	return s;
 }
 
-/* FNV-1a */
-static size_t ident_hash(const char *s)
-{
-	size_t h = 14695981039346656037ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
 static struct class_slot *map_slot(struct class_map *m, const char *ident)
 {
-	size_t i = ident_hash(ident) & (m->cap - 1);
+	size_t i = str_hash(ident) & (m->cap - 1);
 
 	while (m->slots[i].ident && strcmp(m->slots[i].ident, ident))
 		i = (i + 1) & (m->cap - 1);

@@ -3,17 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
 #include "util/strset.h"
 #include "util/xalloc.h"
-
-static size_t str_hash(const char *s)
-{
-	size_t h = 14695981039346656037ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
 
 static uint32_t *slot(const struct strset *set, const char *s)
 {
