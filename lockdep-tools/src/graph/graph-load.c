@@ -11,6 +11,8 @@
  * them would draw dependencies, and cycles, that no boot had. Within
  * one boot, two classes are never one node. The store names those
  * shared identities first, so each class row is decided as it comes.
+ * A graph of one boot merges nothing: its classes are appended as they
+ * come, with no key built or hashed.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -75,8 +77,14 @@ static bool is_shared(struct loader *l, const struct store_graph_class *c)
 static int add_class(const struct store_graph_class *c, void *data)
 {
 	struct loader *l = data;
-	bool by_name = !c->identity || is_shared(l, c);
+	bool by_name;
 
+	if (l->nr_boots == 1) {
+		idmap_add(&l->map, c->id,
+			  graph_append_node(l->g, c->name, c->usage_bits, 0));
+		return 0;
+	}
+	by_name = !c->identity || is_shared(l, c);
 	strbuf_reset(&l->key);
 	strbuf_addch(&l->key, by_name ? 'n' : 'i');
 	strbuf_addstr(&l->key, by_name ? c->name : c->identity);
@@ -130,7 +138,8 @@ struct graph *graph_load(struct store *st, const int64_t *ids,
 	for (i = 0; i < nr; i++)
 		graph_add_boot(l.g, ids[i], labels ? labels[i] : NULL);
 	if (store_graph_no_exports(st, ids, nr, no_export, &l) ||
-	    store_graph_shared_identities(st, ids, nr, add_shared, &l) ||
+	    (nr > 1 &&
+	     store_graph_shared_identities(st, ids, nr, add_shared, &l)) ||
 	    store_graph_classes(st, ids, nr, add_class, &l))
 		goto fail;
 	idmap_build(&l.map);

@@ -9,6 +9,7 @@
  * a sort of each node's few out-edges: no comparison sort over a
  * million edges, and no second copy of them.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,30 @@
 
 struct graph_map {
 	uint32_t *slots;	/* node + 1, 0 for empty */
-	char **keys;		/* per node, the merge key */
+	const char **keys;	/* per node, the merge key (in the pool) */
 	size_t cap;		/* a power of two */
+	char **chunks;		/* the pool: names and keys, never moved */
+	size_t nr_chunks, alloc_chunks;
+	char *free;		/* the unused tail of the last chunk */
+	size_t left;
 };
+
+/* A copy of @s in the pool: one allocation per 64 KiB, not per name. */
+static char *pool_add(struct graph_map *m, const char *s)
+{
+	size_t len = strlen(s) + 1, size = 64 << 10;
+
+	if (len > m->left) {
+		if (size < len)
+			size = len;
+		ALLOC_GROW(m->chunks, m->nr_chunks + 1, m->alloc_chunks);
+		m->free = m->chunks[m->nr_chunks++] = xmalloc(size);
+		m->left = size;
+	}
+	m->left -= len;
+	m->free += len;
+	return memcpy(m->free - len, s, len);
+}
 
 struct graph *graph_new(void)
 {
@@ -42,8 +64,9 @@ static void map_free(struct graph *g)
 
 	if (!g->map)
 		return;
-	for (i = 0; i < g->nr_nodes; i++)
-		free(g->map->keys[i]);
+	for (i = 0; i < g->map->nr_chunks; i++)
+		free(g->map->chunks[i]);
+	free(g->map->chunks);
 	free(g->map->keys);
 	free(g->map->slots);
 	free(g->map);
@@ -100,44 +123,66 @@ static void map_grow(struct graph *g)
 		*map_slot(m, m->keys[i]) = (uint32_t)i + 1;
 }
 
-uint32_t graph_add_node(struct graph *g, const char *key, const char *name,
-			unsigned int usage_bits, int boot)
+/* A new node named @name of merge key @key (in the pool already). */
+static struct graph_node *new_node(struct graph *g, const char *key,
+				   char *name)
 {
 	struct graph_node *n;
-	uint32_t *slot;
-	size_t klen, nlen;
 
-	if (!key)
-		key = name;
-	slot = map_slot(g->map, key);
-	if (!*slot) {
-		if (g->nr_nodes == g->alloc_nodes) {
-			ALLOC_GROW(g->nodes, g->nr_nodes + 1, g->alloc_nodes);
-			g->map->keys = xrealloc(g->map->keys,
-						g->alloc_nodes * sizeof(char *));
-		}
-		n = &g->nodes[g->nr_nodes];
-		memset(n, 0, sizeof(*n));
-		n->last_boot = -1;
-		/* one allocation: the key, then the name (map_free frees it) */
-		klen = strlen(key) + 1;
-		nlen = strlen(name) + 1;
-		g->map->keys[g->nr_nodes] = xmalloc(klen + nlen);
-		memcpy(g->map->keys[g->nr_nodes], key, klen);
-		n->name = memcpy(g->map->keys[g->nr_nodes] + klen, name, nlen);
-		*slot = (uint32_t)++g->nr_nodes;
-		if (g->nr_nodes * 2 > g->map->cap)
-			map_grow(g);
-		n = &g->nodes[g->nr_nodes - 1];
-	} else {
-		n = &g->nodes[*slot - 1];
+	if (g->nr_nodes == g->alloc_nodes) {
+		ALLOC_GROW(g->nodes, g->nr_nodes + 1, g->alloc_nodes);
+		g->map->keys = xrealloc(g->map->keys,
+					g->alloc_nodes * sizeof(char *));
 	}
+	n = &g->nodes[g->nr_nodes];
+	memset(n, 0, sizeof(*n));
+	n->last_boot = -1;
+	n->name = name;
+	g->map->keys[g->nr_nodes++] = key;
+	return n;
+}
+
+static uint32_t count_node(struct graph *g, struct graph_node *n,
+			   unsigned int usage_bits, int boot)
+{
 	n->usage_bits |= usage_bits;
 	if (boot >= 0 && boot != n->last_boot) {
 		n->nr_boots++;
 		n->last_boot = boot;
 	}
 	return (uint32_t)(n - g->nodes);
+}
+
+uint32_t graph_add_node(struct graph *g, const char *key, const char *name,
+			unsigned int usage_bits, int boot)
+{
+	struct graph_node *n;
+	uint32_t *slot;
+	char *k;
+
+	assert(!g->unkeyed);
+	if (!key)
+		key = name;
+	slot = map_slot(g->map, key);
+	if (*slot)
+		return count_node(g, &g->nodes[*slot - 1], usage_bits, boot);
+	k = pool_add(g->map, key);
+	n = new_node(g, k, strcmp(key, name) ? pool_add(g->map, name) : k);
+	*slot = (uint32_t)g->nr_nodes;
+	if (g->nr_nodes * 2 > g->map->cap)
+		map_grow(g);
+	return count_node(g, n, usage_bits, boot);
+}
+
+uint32_t graph_append_node(struct graph *g, const char *name,
+			   unsigned int usage_bits, int boot)
+{
+	char *k;
+
+	assert(g->unkeyed || !g->nr_nodes);
+	g->unkeyed = true;
+	k = pool_add(g->map, name);
+	return count_node(g, new_node(g, k, k), usage_bits, boot);
 }
 
 void graph_add_edge(struct graph *g, uint32_t from, uint32_t to, int boot,

@@ -11,7 +11,10 @@
  * Invariants of a finished graph:
  *  (1) A class is one node whatever the number of boots that have it:
  *      nodes are merged by their merge key (the class identity across
- *      boots where the store has one, else the printed name).
+ *      boots where the store has one, else the printed name). A graph
+ *      of one boot, whose classes are distinct nodes, may skip the
+ *      merging (graph_append_node()). Names and keys are copied into
+ *      one pool, not allocated one by one.
  *  (2) edges[] is sorted by (from, to) with no duplicate pair: the same
  *      dependency seen in several boots is one edge whose boot list
  *      (graph_edge_boots()) holds each of those boots once, ascending.
@@ -104,6 +107,7 @@ struct graph {
 	uint32_t *in_edge;	/* edge indices grouped by to */
 	struct graph_map *map;	/* merge key -> node, while building */
 	struct strset sites;	/* the distinct sites */
+	bool unkeyed;		/* built by graph_append_node() */
 	bool finished;
 };
 
@@ -119,6 +123,13 @@ int graph_add_boot(struct graph *g, int64_t id, const char *label);
  */
 uint32_t graph_add_node(struct graph *g, const char *key, const char *name,
 			unsigned int usage_bits, int boot);
+/*
+ * A new node named @name, merged with none (its key is its name): for
+ * a graph of one boot, whose classes are each a node of their own. A
+ * graph is built with this or with graph_add_node(), not both.
+ */
+uint32_t graph_append_node(struct graph *g, const char *name,
+			   unsigned int usage_bits, int boot);
 /* Add dependency from -> to as seen by @boot (sites: NULL if unknown). */
 void graph_add_edge(struct graph *g, uint32_t from, uint32_t to, int boot,
 		    int dep_bits, int distance, const char *site);

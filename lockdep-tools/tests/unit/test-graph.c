@@ -85,6 +85,24 @@ static void test_merge_across_boots(void **state)
 	graph_free(g);
 }
 
+static void test_append_node(void **state)
+{
+	struct graph *g = graph_new();
+	uint32_t a, a2;
+
+	(void)state;
+	graph_add_boot(g, 3, NULL);
+	a = graph_append_node(g, "A", HARD_SAFE, 0);
+	a2 = graph_append_node(g, "A", HARD_UNSAFE, 0);
+	assert_int_not_equal(a, a2);	/* appended nodes never merge */
+	graph_finish(g);
+	assert_int_equal(g->nr_nodes, 2);
+	assert_string_equal(graph_node_key(g, a2), "A");
+	assert_int_equal(g->nodes[a].usage_bits, HARD_SAFE);
+	assert_int_equal(g->nodes[a2].nr_boots, 1);
+	graph_free(g);
+}
+
 static void test_scc_small(void **state)
 {
 	/* a<->b, c->d->e->c, e->f, f alone, g->g loop */
@@ -372,6 +390,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_across_boots),
+		cmocka_unit_test(test_append_node),
 		cmocka_unit_test(test_scc_small),
 		cmocka_unit_test(test_scc_deep_path),
 		cmocka_unit_test(test_shortest_cycles),
