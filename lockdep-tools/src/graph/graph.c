@@ -5,9 +5,11 @@
  * graph_finish(), put in (from, to, boot) order so the same dependency
  * seen by several boots sits in one run and merges into one edge with a
  * boot list. The rows of one boot usually come sorted already (the
- * store's primary key); otherwise an in-place counting sort by from and
- * a sort of each node's few out-edges: no comparison sort over a
- * million edges, and no second copy of them.
+ * store's primary key), and those of a second boot whose classes are
+ * in the same order as a sorted run after them, merged in one pass;
+ * otherwise an in-place counting sort by from and a sort of each node's
+ * few out-edges: no comparison sort over a million edges, and no second
+ * copy of them. Names and keys live in one pool.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -185,6 +187,16 @@ uint32_t graph_append_node(struct graph *g, const char *name,
 	return count_node(g, new_node(g, k, k), usage_bits, boot);
 }
 
+/* Row order of graph_finish(): (from, to, boot), no boot last. */
+static int row_cmp(const struct graph_edge *a, const struct graph_edge *b)
+{
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	if (a->to != b->to)
+		return a->to < b->to ? -1 : 1;
+	return (a->boots > b->boots) - (a->boots < b->boots);
+}
+
 void graph_add_edge(struct graph *g, uint32_t from, uint32_t to, int boot,
 		    int dep_bits, int distance, const char *site)
 {
@@ -202,31 +214,18 @@ void graph_add_edge(struct graph *g, uint32_t from, uint32_t to, int boot,
 	e->nr_boots = boot >= 0;
 	e->site = site ? strset_add(&g->sites, site) + 1 : 0;
 	e->site_boot = site ? boot : -1;
-}
-
-/* Row order of graph_finish(): (from, to, boot), no boot last. */
-static int row_cmp(const struct graph_edge *a, const struct graph_edge *b)
-{
-	if (a->from != b->from)
-		return a->from < b->from ? -1 : 1;
-	if (a->to != b->to)
-		return a->to < b->to ? -1 : 1;
-	return (a->boots > b->boots) - (a->boots < b->boots);
+	/* where the rows break their order: graph_finish() reads this */
+	if (g->nr_edges > 1 && row_cmp(e - 1, e) > 0 && !g->breaks++)
+		g->run2 = g->nr_edges - 1;
+	if (!g->breaks && (g->nr_edges == 1 || e->boots > g->run1_boot))
+		g->run1_boot = e->boots;
+	else if (g->breaks && e->boots != g->edges[g->run2].boots)
+		g->run2_mixed = true;
 }
 
 static int row_qsort_cmp(const void *a, const void *b)
 {
 	return row_cmp(a, b);
-}
-
-static bool rows_sorted(const struct graph *g)
-{
-	size_t i;
-
-	for (i = 1; i < g->nr_edges; i++)
-		if (row_cmp(&g->edges[i - 1], &g->edges[i]) > 0)
-			return false;
-	return true;
 }
 
 /*
@@ -283,46 +282,109 @@ static void merge_into(struct graph_edge *a, const struct graph_edge *b)
 	}
 }
 
+/* A row's flag, in nr_boots while building: also seen by the last boot. */
+#define ROW_ALSO_LAST 2
+
+static bool same_pair(const struct graph_edge *a, const struct graph_edge *b)
+{
+	return a->from == b->from && a->to == b->to;
+}
+
+static bool pair_less(const struct graph_edge *a, const struct graph_edge *b)
+{
+	return a->from != b->from ? a->from < b->from : a->to < b->to;
+}
+
+/*
+ * Two sorted runs of rows, the second all of one boot that comes after
+ * every boot of the first (a diff's B after A, rows in the store's key
+ * order): merge them in linear time instead of sorting. A row of the
+ * second run whose pair the first has is folded into the first's last
+ * row of that pair, flagged ROW_ALSO_LAST (merge_into() is associative,
+ * so the result is the one of the sorted rows); the rows the first run
+ * lacks are set apart and merged back from the end, in place. Returns
+ * false, having changed nothing, if the rows are not of that shape.
+ */
+static bool merge_runs(struct graph *g)
+{
+	struct graph_edge *e = g->edges, *fresh = NULL;
+	size_t r = g->run2, n = g->nr_edges, i = 0, j, k = 0, alloc = 0, w;
+	uint32_t last = e[n - 1].boots;
+
+	if (g->breaks != 1 || g->run2_mixed || last == UINT32_MAX ||
+	    g->run1_boot >= last)
+		return false;
+	for (j = r; j < n; j++) {
+		while (i < r && pair_less(&e[i], &e[j]))
+			i++;
+		if (i < r && same_pair(&e[i], &e[j])) {
+			while (i + 1 < r && same_pair(&e[i + 1], &e[j]))
+				i++;
+			merge_into(&e[i], &e[j]);
+			e[i].nr_boots |= ROW_ALSO_LAST;
+		} else {
+			ALLOC_GROW(fresh, k + 1, alloc);
+			fresh[k++] = e[j];
+		}
+	}
+	g->nr_edges = r + k;
+	for (w = r + k, i = r; k; )
+		e[--w] = i && pair_less(&fresh[k - 1], &e[i - 1]) ?
+			 e[--i] : fresh[--k];
+	free(fresh);
+	return true;
+}
+
+/* Append @boot to the boot list of edge @e unless it ends with it. */
+static void add_boot(struct graph_edge *e, uint32_t *pool, size_t *nr_pool,
+		     uint32_t boot)
+{
+	if (boot == UINT32_MAX || (e->nr_boots && pool[*nr_pool - 1] == boot))
+		return;
+	pool[(*nr_pool)++] = boot;
+	e->nr_boots++;
+}
+
 void graph_finish(struct graph *g)
 {
-	uint32_t *count, *pool, boot;
+	struct graph_edge *e = g->edges;
+	uint32_t *count, *pool, boot, last = 0;
 	size_t i, nr = 0, nr_pool = 0, n = g->nr_nodes;
+	bool also;
 
 	count = xmalloc((n + 1) * sizeof(*count));
-	if (!rows_sorted(g))
-		sort_rows(g, count);
-	/* one boot list entry per row at most */
+	/* one boot list entry per row at most (merge_runs() folds rows) */
 	pool = xmalloc((g->nr_edges ? g->nr_edges : 1) * sizeof(*pool));
+	if (g->nr_edges)
+		last = e[g->nr_edges - 1].boots;
+	if (g->breaks && !merge_runs(g))
+		sort_rows(g, count);
+	g->out = xcalloc(n + 1, sizeof(*g->out));
+	g->in = xcalloc(n + 1, sizeof(*g->in));
 	for (i = 0; i < g->nr_edges; i++) {
-		boot = g->edges[i].boots;
-		if (nr && g->edges[nr - 1].from == g->edges[i].from &&
-		    g->edges[nr - 1].to == g->edges[i].to) {
-			merge_into(&g->edges[nr - 1], &g->edges[i]);
+		boot = e[i].boots;
+		also = e[i].nr_boots & ROW_ALSO_LAST;
+		if (nr && same_pair(&e[nr - 1], &e[i])) {
+			merge_into(&e[nr - 1], &e[i]);
 		} else {
-			g->edges[nr] = g->edges[i];
-			g->edges[nr].boots = (uint32_t)nr_pool;
-			g->edges[nr].nr_boots = 0;
+			e[nr] = e[i];
+			e[nr].boots = (uint32_t)nr_pool;
+			e[nr].nr_boots = 0;
+			g->out[e[nr].from + 1]++;
+			g->in[e[nr].to + 1]++;
 			nr++;
 		}
 		/* rows are in boot order: a repeat is the previous entry */
-		if (boot != UINT32_MAX && (!g->edges[nr - 1].nr_boots ||
-					   pool[nr_pool - 1] != boot)) {
-			pool[nr_pool++] = boot;
-			g->edges[nr - 1].nr_boots++;
-		}
+		add_boot(&e[nr - 1], pool, &nr_pool, boot);
+		if (also)
+			add_boot(&e[nr - 1], pool, &nr_pool, last);
 	}
 	g->nr_edges = nr;
 	g->alloc_edges = nr ? nr : 1;
 	g->edges = xrealloc(g->edges, g->alloc_edges * sizeof(*g->edges));
 	g->edge_boots = xrealloc(pool, (nr_pool ? nr_pool : 1) * sizeof(*pool));
 
-	g->out = xcalloc(n + 1, sizeof(*g->out));
-	g->in = xcalloc(n + 1, sizeof(*g->in));
 	g->in_edge = xmalloc((nr ? nr : 1) * sizeof(*g->in_edge));
-	for (i = 0; i < nr; i++) {
-		g->out[g->edges[i].from + 1]++;
-		g->in[g->edges[i].to + 1]++;
-	}
 	for (i = 0; i < n; i++) {
 		g->out[i + 1] += g->out[i];
 		g->in[i + 1] += g->in[i];

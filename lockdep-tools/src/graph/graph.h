@@ -24,7 +24,8 @@
  *      nr_boots; there is no limit on the number of boots (a fleet's
  *      union of a thousand boots is one graph).
  *  (4) Building is linear in nodes + edges (hashing, an in-place
- *      counting sort, none at all when the rows came sorted): a million
+ *      counting sort, a merge when the rows came as two sorted runs, a
+ *      boot after the others, none at all when they came sorted): a million
  *      edges must load, sort and merge in well under a second. An edge
  *      is 28 bytes; a site is stored once however many edges share it.
  */
@@ -108,6 +109,12 @@ struct graph {
 	struct graph_map *map;	/* merge key -> node, while building */
 	struct strset sites;	/* the distinct sites */
 	bool unkeyed;		/* built by graph_append_node() */
+	/* while building: the rows out of (from, to, boot) order and the
+	 * first of them (the second sorted run), the highest boot before
+	 * it, and whether the rows from it on are of more than one boot */
+	size_t breaks, run2;
+	uint32_t run1_boot;
+	bool run2_mixed;
 	bool finished;
 };
 

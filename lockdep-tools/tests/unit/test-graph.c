@@ -103,6 +103,97 @@ static void test_append_node(void **state)
 	graph_free(g);
 }
 
+struct row {
+	int from, to, boot, dep_bits, distance;
+	const char *site;
+};
+
+static struct graph *rows_graph(const struct row *r, const int *order,
+				size_t nr)
+{
+	struct graph *g = graph_new();
+	const char *const names[] = { "a", "b", "c", "d" };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		graph_add_boot(g, 10 + i, NULL);
+	for (i = 0; i < 4; i++)
+		graph_add_node(g, NULL, names[i], 0, 0);
+	for (i = 0; i < (int)nr; i++)
+		graph_add_edge(g, (uint32_t)r[order[i]].from,
+			       (uint32_t)r[order[i]].to, r[order[i]].boot,
+			       r[order[i]].dep_bits, r[order[i]].distance,
+			       r[order[i]].site);
+	return g;
+}
+
+/*
+ * Rows as two sorted runs, boots 0 and 1 then boot 2 (a diff's A and B
+ * in the store's key order), are merged without a sort: the same edges,
+ * boot lists, bits, distances and sites as the same rows shuffled.
+ */
+static void test_merge_sorted_runs(void **state)
+{
+	static const struct row r[] = {
+		{ 0, 1, 0, GRAPH_DEP_EN, 3, NULL },
+		{ 0, 1, 1, -1, -1, NULL },
+		{ 0, 2, 0, GRAPH_DEP_EN, 2, "s-ac0" },
+		{ 1, 2, 1, -1, 5, NULL },
+		/* the second run: boot 2 */
+		{ 0, 1, 2, GRAPH_DEP_SR, 1, "s-ab2" },
+		{ 0, 3, 2, -1, -1, NULL },
+		{ 0, 3, 2, GRAPH_DEP_EN, 4, NULL },
+		{ 1, 2, 2, GRAPH_DEP_SN, 7, "s-bc2" },
+		{ 2, 0, 2, -1, -1, NULL },
+		{ 3, 3, 2, -1, -1, NULL },
+	};
+	static const int sorted[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	static const int shuffled[] = { 9, 4, 2, 7, 0, 8, 5, 3, 1, 6 };
+	struct graph *m = rows_graph(r, sorted, 10);
+	struct graph *s = rows_graph(r, shuffled, 10);
+	const struct graph_edge *x, *y;
+	size_t i;
+	uint32_t e;
+
+	(void)state;
+	assert_int_equal(m->breaks, 1);	/* the shape merge_runs() takes */
+	assert_false(m->run2_mixed);
+	assert_int_equal(m->run1_boot, 1);
+	graph_finish(m);
+	graph_finish(s);
+	assert_int_equal(m->nr_edges, 6);
+	assert_int_equal(s->nr_edges, m->nr_edges);
+	for (i = 0; i < m->nr_edges; i++) {
+		x = &m->edges[i];
+		y = &s->edges[i];
+		assert_int_equal(x->from, y->from);
+		assert_int_equal(x->to, y->to);
+		assert_int_equal(x->nr_boots, y->nr_boots);
+		assert_memory_equal(graph_edge_boots(m, x), graph_edge_boots(s, y),
+				    x->nr_boots * sizeof(uint32_t));
+		assert_int_equal(x->dep_bits, y->dep_bits);
+		assert_int_equal(x->distance, y->distance);
+		assert_int_equal(x->site_boot, y->site_boot);
+		assert_true(x->site == y->site ||
+			    !strcmp(graph_edge_site(m, x), graph_edge_site(s, y)));
+	}
+	e = graph_find_edge(m, 0, 1);
+	assert_int_equal(m->edges[e].nr_boots, 3);
+	assert_int_equal(graph_edge_boots(m, &m->edges[e])[2], 2);
+	assert_int_equal(m->edges[e].dep_bits, GRAPH_DEP_EN | GRAPH_DEP_SR);
+	assert_int_equal(m->edges[e].distance, 1);
+	assert_string_equal(graph_edge_site(m, &m->edges[e]), "s-ab2");
+	e = graph_find_edge(m, 0, 3);
+	assert_int_equal(m->edges[e].nr_boots, 1);
+	assert_int_equal(m->edges[e].distance, 4);
+	e = graph_find_edge(m, 1, 2);
+	assert_string_equal(graph_edge_site(m, &m->edges[e]), "s-bc2");
+	assert_int_equal(m->edges[e].site_boot, 2);
+	assert_int_equal(m->edges[e].distance, 5);
+	graph_free(m);
+	graph_free(s);
+}
+
 static void test_scc_small(void **state)
 {
 	/* a<->b, c->d->e->c, e->f, f alone, g->g loop */
@@ -391,6 +482,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_across_boots),
 		cmocka_unit_test(test_append_node),
+		cmocka_unit_test(test_merge_sorted_runs),
 		cmocka_unit_test(test_scc_small),
 		cmocka_unit_test(test_scc_deep_path),
 		cmocka_unit_test(test_shortest_cycles),
