@@ -71,13 +71,6 @@ static const char *col_name(sqlite3_stmt *s, int i, struct strbuf *sb)
 	return sb->buf;
 }
 
-static int col_int(sqlite3_stmt *s, int i)
-{
-	if (sqlite3_column_type(s, i) == SQLITE_NULL)
-		return -1;
-	return sqlite3_column_int(s, i);
-}
-
 static int finish(struct store *st, sqlite3_stmt *s, int rc, int ret)
 {
 	sqlite3_finalize(s);
@@ -262,9 +255,11 @@ int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 		trace_map_release(&traces);
 		return -1;
 	}
-	s = prepare_in(st, "SELECT boot_id, from_class, to_class, dep_bits,"
-		       " distance, trace, trace_id FROM dependencies"
-		       " WHERE boot_id IN %s", boots, nr);
+	/* NULL as -1 in SQL: one call per column and row, not two */
+	s = prepare_in(st, "SELECT boot_id, from_class, to_class,"
+		       " ifnull(dep_bits, -1), ifnull(distance, -1), trace,"
+		       " trace_id FROM dependencies WHERE boot_id IN %s",
+		       boots, nr);
 	if (!s) {
 		trace_map_release(&traces);
 		return -1;
@@ -273,10 +268,11 @@ int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 		d.boot_id = sqlite3_column_int64(s, 0);
 		d.from = sqlite3_column_int64(s, 1);
 		d.to = sqlite3_column_int64(s, 2);
-		d.dep_bits = col_int(s, 3);
-		d.distance = col_int(s, 4);
+		d.dep_bits = sqlite3_column_int(s, 3);
+		d.distance = sqlite3_column_int(s, 4);
 		d.trace = col_text(s, 5);
-		if (!d.trace && sqlite3_column_type(s, 6) != SQLITE_NULL)
+		if (!d.trace && traces.nr &&
+		    sqlite3_column_type(s, 6) != SQLITE_NULL)
 			d.trace = trace_get(&traces, d.boot_id,
 					    sqlite3_column_int64(s, 6));
 		ret = fn(&d, data);
