@@ -33,16 +33,21 @@ struct graph_map {
 	size_t left;
 };
 
-/* A copy of @s in the pool: one allocation per 64 KiB, not per name. */
+/*
+ * A copy of @s in the pool: chunks of 64 KiB, each new one twice the
+ * last up to 8 MiB, so one allocation per many names, not per name.
+ */
 static char *pool_add(struct graph_map *m, const char *s)
 {
-	size_t len = strlen(s) + 1, size = 64 << 10;
+	size_t len = strlen(s) + 1, size = (size_t)64 << 10;
 
 	if (len > m->left) {
+		if (m->nr_chunks)
+			size <<= m->nr_chunks < 7 ? m->nr_chunks : 7;
 		if (size < len)
 			size = len;
 		ALLOC_GROW(m->chunks, m->nr_chunks + 1, m->alloc_chunks);
-		m->free = m->chunks[m->nr_chunks++] = xmalloc(size);
+		m->free = m->chunks[m->nr_chunks++] = xrealloc_big(NULL, size);
 		m->left = size;
 	}
 	m->left -= len;
@@ -132,9 +137,9 @@ static struct graph_node *new_node(struct graph *g, const char *key,
 	struct graph_node *n;
 
 	if (g->nr_nodes == g->alloc_nodes) {
-		ALLOC_GROW(g->nodes, g->nr_nodes + 1, g->alloc_nodes);
-		g->map->keys = xrealloc(g->map->keys,
-					g->alloc_nodes * sizeof(char *));
+		ALLOC_GROW_BIG(g->nodes, g->nr_nodes + 1, g->alloc_nodes);
+		g->map->keys = xrealloc_big(g->map->keys,
+					    g->alloc_nodes * sizeof(char *));
 	}
 	n = &g->nodes[g->nr_nodes];
 	memset(n, 0, sizeof(*n));
@@ -202,7 +207,7 @@ void graph_add_edge(struct graph *g, uint32_t from, uint32_t to, int boot,
 {
 	struct graph_edge *e;
 
-	ALLOC_GROW(g->edges, g->nr_edges + 1, g->alloc_edges);
+	ALLOC_GROW_BIG(g->edges, g->nr_edges + 1, g->alloc_edges);
 	e = &g->edges[g->nr_edges++];
 	e->from = from;
 	e->to = to;
@@ -354,7 +359,8 @@ void graph_finish(struct graph *g)
 
 	count = xmalloc((n + 1) * sizeof(*count));
 	/* one boot list entry per row at most (merge_runs() folds rows) */
-	pool = xmalloc((g->nr_edges ? g->nr_edges : 1) * sizeof(*pool));
+	pool = xrealloc_big(NULL, (g->nr_edges ? g->nr_edges : 1) *
+			    sizeof(*pool));
 	if (g->nr_edges)
 		last = e[g->nr_edges - 1].boots;
 	if (g->breaks && !merge_runs(g))
@@ -384,7 +390,7 @@ void graph_finish(struct graph *g)
 	g->edges = xrealloc(g->edges, g->alloc_edges * sizeof(*g->edges));
 	g->edge_boots = xrealloc(pool, (nr_pool ? nr_pool : 1) * sizeof(*pool));
 
-	g->in_edge = xmalloc((nr ? nr : 1) * sizeof(*g->in_edge));
+	g->in_edge = xrealloc_big(NULL, (nr ? nr : 1) * sizeof(*g->in_edge));
 	for (i = 0; i < n; i++) {
 		g->out[i + 1] += g->out[i];
 		g->in[i + 1] += g->in[i];

@@ -8,7 +8,7 @@
 
 void idmap_add(struct idmap *m, int64_t id, uint32_t value)
 {
-	ALLOC_GROW(m->pairs, m->nr + 1, m->alloc);
+	ALLOC_GROW_BIG(m->pairs, m->nr + 1, m->alloc);
 	m->pairs[m->nr].id = id;
 	m->pairs[m->nr++].value = value;
 }

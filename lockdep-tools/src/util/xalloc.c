@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Allocation helpers: see xalloc.h for why they exit on failure. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util/xalloc.h"
 
@@ -28,6 +30,27 @@ void *xcalloc(size_t nmemb, size_t size)
 void *xrealloc(void *ptr, size_t size)
 {
 	return check(realloc(ptr, size ? size : 1), size);
+}
+
+void *xrealloc_big(void *ptr, size_t size)
+{
+	size_t huge = 2 << 20, page = 4096;
+	uintptr_t start, end;
+
+	ptr = xrealloc(ptr, size);
+#ifdef MADV_HUGEPAGE
+	if (size >= 2 * huge) {
+		/*
+		 * Whole pages around the block: a large block is a mapping
+		 * of its own, and advising all of it keeps it one mapping,
+		 * which the next realloc() can still grow with mremap().
+		 */
+		start = (uintptr_t)ptr & ~(uintptr_t)(page - 1);
+		end = ((uintptr_t)ptr + size + page - 1) & ~(uintptr_t)(page - 1);
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+	}
+#endif
+	return ptr;
 }
 
 char *xstrdup(const char *s)

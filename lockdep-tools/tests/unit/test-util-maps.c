@@ -4,7 +4,8 @@
  * array for dense ids and a hash table for sparse ones: both must give
  * the same answers, UINT32_MAX for ids never added) and util/strset.h
  * (interned strings: one copy each, numbered in order, pointers stable
- * while the set grows).
+ * while the set grows); and the huge-page advice of xrealloc_big(),
+ * which must leave a large block one mapping that realloc() can grow.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,10 +14,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/idmap.h"
 #include "util/strset.h"
+#include "util/xalloc.h"
 
 /* ids base + k * step for k < n, value k; then every lookup */
 static void check_ids(int64_t base, int64_t step, uint32_t n, bool dense)
@@ -101,6 +104,40 @@ static void test_strset(void **state)
 	strset_release(&set);
 }
 
+/* The end of the mapping of this process that holds @p (/proc/self/maps). */
+static uintptr_t mapping_end(const void *p)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long lo, hi, end = 0;
+	char line[512];
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 &&
+		    lo <= (uintptr_t)p && (uintptr_t)p < hi)
+			end = hi;
+	fclose(f);
+	return end;
+}
+
+static void test_xrealloc_big(void **state)
+{
+	size_t size = (size_t)8 << 20, i;
+	unsigned char *p;
+
+	(void)state;
+	p = xrealloc_big(NULL, size);
+	memset(p, 0xa5, size);
+	/* advising only the inside of the block would split its mapping */
+	assert_true(mapping_end(p) >= (uintptr_t)p + size);
+	p = xrealloc_big(p, 4 * size);
+	for (i = 0; i < size; i += 4096)
+		assert_int_equal(p[i], 0xa5);
+	assert_int_equal(p[size - 1], 0xa5);
+	assert_true(mapping_end(p) >= (uintptr_t)p + 4 * size);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -108,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_idmap_sparse),
 		cmocka_unit_test(test_idmap_empty_and_reset),
 		cmocka_unit_test(test_strset),
+		cmocka_unit_test(test_xrealloc_big),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
