@@ -166,23 +166,45 @@ static int node_cmp(const void *a, const void *b, void *arg)
 		      nodes[*(const uint32_t *)b].identity);
 }
 
-static int edge_cmp(const void *a, const void *b, void *arg)
+static int to_rank_cmp(const void *a, const void *b, void *arg)
 {
 	const struct diff *d = arg;
-	const struct graph_edge *x = &d->g->edges[*(const uint32_t *)a];
-	const struct graph_edge *y = &d->g->edges[*(const uint32_t *)b];
+	uint32_t x = d->rank[d->g->edges[*(const uint32_t *)a].to];
+	uint32_t y = d->rank[d->g->edges[*(const uint32_t *)b].to];
 
-	if (x->from != y->from)
-		return d->rank[x->from] < d->rank[y->from] ? -1 : 1;
-	if (x->to != y->to)
-		return d->rank[x->to] < d->rank[y->to] ? -1 : 1;
-	return 0;
+	return (x > y) - (x < y);
 }
 
-/* Invariant (1): one order for nodes and edges, by identity. */
+/* Sort @nr edge indices at @v by the rank of their to node. */
+static void sort_by_to_rank(struct diff *d, uint32_t *v, size_t nr)
+{
+	size_t i, j;
+	uint32_t e, r;
+
+	if (nr > 16) {
+		qsort_r(v, nr, sizeof(*v), to_rank_cmp, d);
+		return;
+	}
+	for (i = 1; i < nr; i++) {
+		e = v[i];
+		r = d->rank[d->g->edges[e].to];
+		for (j = i; j && d->rank[d->g->edges[v[j - 1]].to] > r; j--)
+			v[j] = v[j - 1];
+		v[j] = e;
+	}
+}
+
+/*
+ * Invariant (1): one order for nodes and edges, by identity. The edges
+ * of a finished graph are grouped by from node (out[]), so the edges
+ * by (rank from, rank to) are the groups in rank order, each sorted by
+ * rank to (a few edges: no sort over all of them).
+ */
 static void sort_graph(struct diff *d)
 {
-	size_t i, n = d->g->nr_nodes, m = d->g->nr_edges;
+	const struct graph *g = d->g;
+	size_t i, k, n = g->nr_nodes, m = g->nr_edges, start;
+	uint32_t u, e;
 
 	d->order = xmalloc((n ? n : 1) * sizeof(*d->order));
 	d->rank = xmalloc((n ? n : 1) * sizeof(*d->rank));
@@ -192,9 +214,12 @@ static void sort_graph(struct diff *d)
 	for (i = 0; i < n; i++)
 		d->rank[d->order[i]] = (uint32_t)i;
 	d->edge_order = xmalloc((m ? m : 1) * sizeof(*d->edge_order));
-	for (i = 0; i < m; i++)
-		d->edge_order[i] = (uint32_t)i;
-	qsort_r(d->edge_order, m, sizeof(*d->edge_order), edge_cmp, d);
+	for (i = 0, k = 0; i < n; i++) {
+		u = d->order[i];
+		for (start = k, e = g->out[u]; e < g->out[u + 1]; e++)
+			d->edge_order[k++] = e;
+		sort_by_to_rank(d, d->edge_order + start, k - start);
+	}
 }
 
 static void count_changes(struct diff *d)
