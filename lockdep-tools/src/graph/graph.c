@@ -24,7 +24,7 @@
 #include "util/xalloc.h"
 
 struct graph_map {
-	uint32_t *slots;	/* node + 1, 0 for empty */
+	uint64_t *slots;	/* the key's hash << 32 | node + 1; 0 empty */
 	const char **keys;	/* per node, the merge key (in the pool) */
 	size_t cap;		/* a power of two */
 	char **chunks;		/* the pool: names and keys, never moved */
@@ -109,25 +109,37 @@ int graph_add_boot(struct graph *g, int64_t id, const char *label)
 	return (int)g->nr_boots++;
 }
 
-static uint32_t *map_slot(struct graph_map *m, const char *key)
+/*
+ * The slot of @key (hash @h), or the empty slot it would take. A slot
+ * keeps the key's hash, so a probe reads a key only when the hashes
+ * match and growing the table reads none.
+ */
+static uint64_t *map_slot(struct graph_map *m, const char *key, uint32_t h)
 {
-	size_t i = str_hash(key) & (m->cap - 1);
+	size_t i = h & (m->cap - 1);
 
-	while (m->slots[i] && strcmp(m->keys[m->slots[i] - 1], key))
+	while (m->slots[i] && ((uint32_t)(m->slots[i] >> 32) != h ||
+			       strcmp(m->keys[(uint32_t)m->slots[i] - 1], key)))
 		i = (i + 1) & (m->cap - 1);
 	return &m->slots[i];
 }
 
-static void map_grow(struct graph *g)
+static void map_grow(struct graph_map *m)
 {
-	struct graph_map *m = g->map;
-	size_t i;
+	uint64_t *old = m->slots;
+	size_t i, k, old_cap = m->cap;
 
-	free(m->slots);
 	m->cap *= 2;
 	m->slots = xcalloc(m->cap, sizeof(*m->slots));
-	for (i = 0; i < g->nr_nodes; i++)
-		*map_slot(m, m->keys[i]) = (uint32_t)i + 1;
+	for (i = 0; i < old_cap; i++) {
+		if (!old[i])
+			continue;
+		for (k = (old[i] >> 32) & (m->cap - 1); m->slots[k];
+		     k = (k + 1) & (m->cap - 1))
+			;
+		m->slots[k] = old[i];
+	}
+	free(old);
 }
 
 /* A new node named @name of merge key @key (in the pool already). */
@@ -164,20 +176,23 @@ uint32_t graph_add_node(struct graph *g, const char *key, const char *name,
 			unsigned int usage_bits, int boot)
 {
 	struct graph_node *n;
-	uint32_t *slot;
+	uint64_t *slot;
+	uint32_t h;
 	char *k;
 
 	assert(!g->unkeyed);
 	if (!key)
 		key = name;
-	slot = map_slot(g->map, key);
+	h = (uint32_t)str_hash(key);
+	slot = map_slot(g->map, key, h);
 	if (*slot)
-		return count_node(g, &g->nodes[*slot - 1], usage_bits, boot);
+		return count_node(g, &g->nodes[(uint32_t)*slot - 1],
+				  usage_bits, boot);
 	k = pool_add(g->map, key);
 	n = new_node(g, k, strcmp(key, name) ? pool_add(g->map, name) : k);
-	*slot = (uint32_t)g->nr_nodes;
+	*slot = (uint64_t)h << 32 | (uint32_t)g->nr_nodes;
 	if (g->nr_nodes * 2 > g->map->cap)
-		map_grow(g);
+		map_grow(g->map);
 	return count_node(g, n, usage_bits, boot);
 }
 
