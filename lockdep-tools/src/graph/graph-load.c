@@ -138,9 +138,9 @@ struct graph *graph_load(struct store *st, const int64_t *ids,
 	for (i = 0; i < nr; i++)
 		graph_add_boot(l.g, ids[i], labels ? labels[i] : NULL);
 	if (store_graph_no_exports(st, ids, nr, no_export, &l) ||
-	    (nr > 1 &&
-	     store_graph_shared_identities(st, ids, nr, add_shared, &l)) ||
-	    store_graph_classes(st, ids, nr, add_class, &l))
+	    (nr == 1 ? store_graph_boot_classes(st, ids[0], add_class, &l) :
+	     store_graph_shared_identities(st, ids, nr, add_shared, &l) ||
+	     store_graph_classes(st, ids, nr, add_class, &l)))
 		goto fail;
 	idmap_build(&l.map);
 	if (store_graph_deps(st, ids, nr, add_dep, &l))

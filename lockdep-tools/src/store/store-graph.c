@@ -126,6 +126,32 @@ int store_graph_no_exports(struct store *st, const int64_t *boots, size_t nr,
 	return finish(st, s, rc, ret);
 }
 
+int store_graph_boot_classes(struct store *st, int64_t boot,
+			     int (*fn)(const struct store_graph_class *c,
+				       void *data),
+			     void *data)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct store_graph_class c = { .boot_id = boot };
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, ret = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT id, name, usage_bits FROM classes"
+			       " NOT INDEXED WHERE boot_id = ?1", -1, &s, NULL))
+		return store_fail(st, "unable to read");
+	sqlite3_bind_int64(s, 1, boot);
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		c.id = sqlite3_column_int64(s, 0);
+		c.name = col_name(s, 1, &name);
+		c.usage_bits = (unsigned int)sqlite3_column_int64(s, 2);
+		if (!c.name)
+			c.name = "";
+		ret = fn(&c, data);
+	}
+	strbuf_release(&name);
+	return finish(st, s, rc, ret);
+}
+
 int store_graph_shared_identities(struct store *st, const int64_t *boots,
 				  size_t nr,
 				  int (*fn)(int64_t boot_id, const char *identity,
@@ -255,26 +281,28 @@ int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 		trace_map_release(&traces);
 		return -1;
 	}
-	/* NULL as -1 in SQL: one call per column and row, not two */
-	s = prepare_in(st, "SELECT boot_id, from_class, to_class,"
-		       " ifnull(dep_bits, -1), ifnull(distance, -1), trace,"
-		       " trace_id FROM dependencies WHERE boot_id IN %s",
-		       boots, nr);
+	/*
+	 * NULL as -1 in SQL: one call per column and row, not two; and
+	 * the boot of a row asked only if there are several.
+	 */
+	s = prepare_in(st, "SELECT from_class, to_class, ifnull(dep_bits, -1),"
+		       " ifnull(distance, -1), trace, trace_id, boot_id"
+		       " FROM dependencies WHERE boot_id IN %s", boots, nr);
 	if (!s) {
 		trace_map_release(&traces);
 		return -1;
 	}
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		d.boot_id = sqlite3_column_int64(s, 0);
-		d.from = sqlite3_column_int64(s, 1);
-		d.to = sqlite3_column_int64(s, 2);
-		d.dep_bits = sqlite3_column_int(s, 3);
-		d.distance = sqlite3_column_int(s, 4);
-		d.trace = col_text(s, 5);
+		d.boot_id = nr == 1 ? boots[0] : sqlite3_column_int64(s, 6);
+		d.from = sqlite3_column_int64(s, 0);
+		d.to = sqlite3_column_int64(s, 1);
+		d.dep_bits = sqlite3_column_int(s, 2);
+		d.distance = sqlite3_column_int(s, 3);
+		d.trace = col_text(s, 4);
 		if (!d.trace && traces.nr &&
-		    sqlite3_column_type(s, 6) != SQLITE_NULL)
+		    sqlite3_column_type(s, 5) != SQLITE_NULL)
 			d.trace = trace_get(&traces, d.boot_id,
-					    sqlite3_column_int64(s, 6));
+					    sqlite3_column_int64(s, 5));
 		ret = fn(&d, data);
 	}
 	trace_map_release(&traces);

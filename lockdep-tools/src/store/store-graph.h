@@ -51,6 +51,16 @@ int store_graph_no_exports(struct store *st, const int64_t *boots, size_t nr,
 			   int (*fn)(int64_t boot_id, void *data), void *data);
 
 /*
+ * The classes of the one boot @boot, as store_graph_classes() but with
+ * only id, boot_id, name and usage_bits read (key and identity NULL):
+ * for a graph of one boot, which merges no classes.
+ */
+int store_graph_boot_classes(struct store *st, int64_t boot,
+			     int (*fn)(const struct store_graph_class *c,
+				       void *data),
+			     void *data);
+
+/*
  * Call @fn with each (boot, identity) of the @nr boots that more than one
  * class of that boot has (the i_lock_key#2, #3 of two file systems).
  */
