@@ -17,7 +17,7 @@ DEB_PACKAGES := gcc make binutils git xz-utils flex bison bc libssl-dev \
 	libelf-dev libdw-dev kmod ccache linux-source-6.1 qemu-system-x86 \
 	busybox-static cpio libsqlite3-dev sqlite3 zlib1g-dev libcmocka-dev graphviz groff \
 	libxml2-utils clang python3-ply python3-git time llvm \
-	e2fsprogs stress-ng
+	e2fsprogs stress-ng rsync
 
 APPEND ?=
 
@@ -55,8 +55,29 @@ kernel-plain: kernel
 initramfs-plain: kernel-plain tools
 	@KERNEL_VARIANT=plain vm/initramfs.sh
 
-vm-boot: initramfs
-	@vm/boot.sh -n boot -a "$(APPEND)"
+# vm-boot boots the lockdep kernel, or one of yours, never writing into
+# it: KERNEL_IMAGE=bzImage [MODULES=dir] one built already (MODULES: its
+# INSTALL_MOD_PATH), KERNEL_TREE=DIR a tree built out of tree first into
+# build/tree/NAME (vm/kernel-tree.sh).
+ifneq ($(KERNEL_IMAGE),)
+VM_ENV = VM_KERNEL=$(abspath $(KERNEL_IMAGE)) VM_INITRD=$(BUILD)/image/initramfs.cpio.gz \
+	VM_MODULES=$(if $(MODULES),$(abspath $(MODULES)),$(BUILD)/image/no-modules)
+VM_PREP = $(VM_ENV) vm/initramfs.sh
+VM_DEPS = tools
+else ifneq ($(KERNEL_TREE),)
+TREE_OUT = $(BUILD)/tree/$(notdir $(abspath $(KERNEL_TREE)))
+VM_ENV = VM_KERNEL=$(TREE_OUT)/obj/arch/x86/boot/bzImage \
+	VM_MODULES=$(TREE_OUT)/modules VM_INITRD=$(TREE_OUT)/initramfs.cpio.gz
+VM_PREP = vm/kernel-tree.sh $(KERNEL_TREE)
+VM_DEPS = tools
+else
+VM_PREP = :
+VM_DEPS = initramfs
+endif
+
+vm-boot: $(VM_DEPS)
+	@$(VM_PREP)
+	@$(VM_ENV) vm/boot.sh -n boot -a "$(APPEND)"
 
 demo: initramfs
 	@vm/demo.sh

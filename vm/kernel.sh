@@ -110,22 +110,10 @@ series_symbols() {
 # Every CONFIG_ line of the fragment must read the same in .config (in
 # the plain tree, except the options only the series defines).
 check_config() {
-	local line opt want got bad=0 skip=""
+	local skip=""
 	[ "$VARIANT" = plain ] && skip=$(series_symbols)
-	while read -r line; do
-		case $line in
-		CONFIG_*=*) opt=${line%%=*} want=$line ;;
-		'# CONFIG_'*' is not set') opt=${line#\# } opt=${opt%% *} want="" ;;
-		*) continue ;;
-		esac
-		grep -qx "${opt#CONFIG_}" <<<"$skip" && continue
-		got=$(grep -E "^$opt=" "$KSRC/.config" || true)
-		if [ "$got" != "$want" ]; then
-			echo "config: $opt: requested '${want:-n}', got '${got:-n}'" >&2
-			bad=1
-		fi
-	done <"$CONFIG_FRAGMENT"
-	[ $bad = 0 ] || die "requested options were dropped by olddefconfig (missing dependency?)"
+	check_fragment "$KSRC/.config" "$CONFIG_FRAGMENT" "$skip" ||
+		die "requested options were dropped by olddefconfig (missing dependency?)"
 }
 
 # The plain kernel's .config must be the lockdep kernel's, but for the

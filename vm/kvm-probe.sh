@@ -18,14 +18,14 @@ if [ -f "$cache" ]; then
 fi
 mkdir -p "$BUILD/vm"
 answer=no
-if [ -w /dev/kvm ] && [ -f "$KSRC/arch/x86/boot/bzImage" ]; then
+if [ -w /dev/kvm ] && [ -f "$KIMAGE" ]; then
 	log=$LOGS/kvm-probe.log
 	# In a child shell, so that a QEMU killed by SIGABRT does not make
 	# this shell print "Aborted".
 	if bash -c 'timeout --kill-after=2 20 qemu-system-x86_64 \
 		-accel kvm -cpu host -m 256 -display none -monitor none \
 		-no-reboot -kernel "$1" -append "console=ttyS0 panic=-1" \
-		-serial "file:$2"; exit $?' probe "$KSRC/arch/x86/boot/bzImage" "$log" \
+		-serial "file:$2"; exit $?' probe "$KIMAGE" "$log" \
 		>/dev/null 2>&1 &&
 	   grep -q 'Kernel panic' "$log"; then
 		answer=yes

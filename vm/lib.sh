@@ -13,7 +13,9 @@ KREPO=$BUILD/linux
 #   plain    the pristine tree, same config, the scenario module built out of
 #            tree: the baseline of bench/lock-hotpath.sh
 # VM_MODULES and VM_INITRD replace the lockdep kernel's installed modules
-# and initramfs (vm/scenario-module.sh: a rebuilt scenario module).
+# and initramfs (vm/scenario-module.sh: a rebuilt scenario module), and
+# VM_KERNEL its image: a kernel built elsewhere (make vm-boot KERNEL_IMAGE=
+# or KERNEL_TREE=), whose modules are optional.
 case ${KERNEL_VARIANT:-lockdep} in
 lockdep) KSRC=$KREPO MODULES=${VM_MODULES:-$BUILD/modules}
 	INITRD=${VM_INITRD:-$BUILD/initramfs.cpio.gz} ;;
@@ -22,6 +24,7 @@ plain) KSRC=$BUILD/linux-plain MODULES=$BUILD/linux-plain.modules
 *) echo "KERNEL_VARIANT must be lockdep or plain, not '$KERNEL_VARIANT'" >&2
 	exit 64 ;;
 esac
+KIMAGE=${VM_KERNEL:-$KSRC/arch/x86/boot/bzImage}
 mkdir -p "$LOGS"
 
 _t0=$(date +%s)
@@ -73,6 +76,27 @@ run_logged() {
 		"${STEP:-vm}" "$name" "$rc" "$log" >&2
 	tail -n 25 "$log" >&2
 	exit 1
+}
+
+# check_fragment DOTCONFIG FRAGMENT [SKIP]: every CONFIG_ line of
+# FRAGMENT reads the same in DOTCONFIG, but for the symbols listed in SKIP
+# (one per line); prints each one that does not and fails.
+check_fragment() {
+	local line opt want got bad=0
+	while read -r line; do
+		case $line in
+		CONFIG_*=*) opt=${line%%=*} want=$line ;;
+		'# CONFIG_'*' is not set') opt=${line#\# } opt=${opt%% *} want="" ;;
+		*) continue ;;
+		esac
+		grep -qx "${opt#CONFIG_}" <<<"${3:-}" && continue
+		got=$(grep -E "^$opt=" "$1" || true)
+		if [ "$got" != "$want" ]; then
+			echo "config: $opt: requested '${want:-n}', got '${got:-n}'" >&2
+			bad=1
+		fi
+	done <"$2"
+	[ $bad = 0 ]
 }
 
 # content_hash FILE...: one hash over the names and contents of FILEs, for

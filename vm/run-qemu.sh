@@ -37,7 +37,7 @@ while getopts d:t:a: opt; do
 	esac
 done
 
-kernel=$KSRC/arch/x86/boot/bzImage
+kernel=$KIMAGE
 initrd=$INITRD
 [ -f "$kernel" ] || die "$kernel missing: run 'make kernel'"
 [ -f "$initrd" ] || die "$initrd missing: run 'make initramfs'"
