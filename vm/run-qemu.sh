@@ -3,7 +3,7 @@
 #
 # Boot the lockdep guest in QEMU and wait for it to power off.
 #
-#   vm/run-qemu.sh [-d DIR] [-t SECONDS] [-a "KERNEL ARGS"]
+#   vm/run-qemu.sh [-d DIR] [-t SECONDS] [-a "KERNEL ARGS"] [-i INITRD] [-D DISK]
 #
 # DIR (default build/vm/run) receives console.log (ttyS0, the kernel
 # console), qemu.log (QEMU's own messages), qemu.pid (QEMU's pidfile) and
@@ -19,8 +19,11 @@
 # with a parent-death signal. ACCEL=tcg|kvm|auto picks the
 # accelerator; auto (default) uses KVM only if vm/kvm-probe.sh says a KVM
 # guest boots on this machine, and TCG otherwise. KERNEL_VARIANT=plain
-# boots the plain kernel and its initramfs (see lib.sh). QEMU_ARGS: more
-# QEMU options, split on spaces (for example "-icount shift=0").
+# boots the plain kernel and its initramfs (see lib.sh); -i INITRD boots
+# another initramfs (boot.sh -r: one with the workload appended). -D DISK
+# attaches a raw image as a virtio-blk disk, the guest's /dev/vda. SMP=N
+# gives the guest N CPUs (default 2). QEMU_ARGS: more QEMU options, split
+# on spaces (for example "-icount shift=0").
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=qemu
@@ -28,17 +31,26 @@ STEP=qemu
 dir=$BUILD/vm/run
 timeout=300
 append=""
-while getopts d:t:a: opt; do
+initrd=$INITRD
+disk=()
+while getopts d:t:a:i:D: opt; do
 	case $opt in
 	d) dir=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	a) append=$OPTARG ;;
-	*) echo "usage: $0 [-d DIR] [-t SECONDS] [-a \"KERNEL ARGS\"]" >&2; exit 64 ;;
+	i) initrd=$OPTARG ;;
+	D) [ -f "$OPTARG" ] || die "no disk image '$OPTARG'"
+	   disk=(-drive "file=$OPTARG,if=virtio,format=raw,cache=unsafe") ;;
+	*) echo "usage: $0 [-d DIR] [-t SECONDS] [-a \"KERNEL ARGS\"] [-i INITRD] [-D DISK]" >&2
+	   exit 64 ;;
 	esac
 done
+smp=${SMP:-2}
+case $smp in
+''|0|*[!0-9]*) die "SMP must be a number of CPUs, not '$smp'" ;;
+esac
 
 kernel=$KIMAGE
-initrd=$INITRD
 [ -f "$kernel" ] || die "$kernel missing: run 'make kernel'"
 [ -f "$initrd" ] || die "$initrd missing: run 'make initramfs'"
 
@@ -53,14 +65,14 @@ mkdir -p "$dir"
 rm -f "$dir/agent.sock" "$dir/console.log" "$dir/qemu.log" "$dir/qemu.pid"
 cpu=qemu64
 [ "$accel" = kvm ] && cpu=host
-progress "booting ($accel, timeout ${timeout}s), console: ${dir#"$TOP"/}/console.log"
+progress "booting ($accel, $smp CPUs, timeout ${timeout}s), console: ${dir#"$TOP"/}/console.log"
 start=$SECONDS
 set +e
 # setpriv --pdeathsig: killed with this script (or with timeout), even by
 # SIGKILL, so no QEMU outlives its caller
 setpriv --pdeathsig TERM timeout --kill-after=5 "$timeout" \
 	setpriv --pdeathsig TERM qemu-system-x86_64 \
-	-accel "$accel" -cpu "$cpu" -m 512 -smp 2 \
+	-accel "$accel" -cpu "$cpu" -m 512 -smp "$smp" \
 	-display none -monitor none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 $append" \
@@ -68,7 +80,7 @@ setpriv --pdeathsig TERM timeout --kill-after=5 "$timeout" \
 	-device virtio-serial-pci,id=vser0 \
 	-chardev "socket,id=agent,path=$dir/agent.sock,server=on,wait=off" \
 	-device virtserialport,bus=vser0.0,chardev=agent,name=org.lockdep.agent \
-	-pidfile "$dir/qemu.pid" \
+	-pidfile "$dir/qemu.pid" "${disk[@]}" \
 	${QEMU_ARGS:-} >"$dir/qemu.log" 2>&1
 rc=$?
 elapsed=$((SECONDS - start))
