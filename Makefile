@@ -56,28 +56,38 @@ initramfs-plain: kernel-plain tools
 	@KERNEL_VARIANT=plain vm/initramfs.sh
 
 # vm-boot boots the lockdep kernel, or one of yours, never writing into
-# it: KERNEL_IMAGE=bzImage [MODULES=dir] one built already (MODULES: its
-# INSTALL_MOD_PATH), KERNEL_TREE=DIR a tree built out of tree first into
-# build/tree/NAME (vm/kernel-tree.sh).
+# it: KERNEL_IMAGE=bzImage [VMLINUX=file] [MODULES=dir] one built already
+# (MODULES: its INSTALL_MOD_PATH), KERNEL_TREE=DIR a tree built out of
+# tree first into build/tree/NAME (vm/kernel-tree.sh). RUN=script
+# [RUN_FILES=dir] [RUN_TIMEOUT=s] runs your workload in the guest; DB=file
+# stores the boot there (symbolised against the kernel's vmlinux); SMP=N
+# CPUs (default 2); NAME names build/vm/NAME (default boot).
 ifneq ($(KERNEL_IMAGE),)
 VM_ENV = VM_KERNEL=$(abspath $(KERNEL_IMAGE)) VM_INITRD=$(BUILD)/image/initramfs.cpio.gz \
 	VM_MODULES=$(if $(MODULES),$(abspath $(MODULES)),$(BUILD)/image/no-modules)
 VM_PREP = $(VM_ENV) vm/initramfs.sh
 VM_DEPS = tools
+VM_SYMS = $(if $(VMLINUX),--vmlinux $(abspath $(VMLINUX)))
 else ifneq ($(KERNEL_TREE),)
 TREE_OUT = $(BUILD)/tree/$(notdir $(abspath $(KERNEL_TREE)))
 VM_ENV = VM_KERNEL=$(TREE_OUT)/obj/arch/x86/boot/bzImage \
 	VM_MODULES=$(TREE_OUT)/modules VM_INITRD=$(TREE_OUT)/initramfs.cpio.gz
 VM_PREP = vm/kernel-tree.sh $(KERNEL_TREE)
 VM_DEPS = tools
+VM_SYMS = --vmlinux $(TREE_OUT)/obj/vmlinux --modules $(TREE_OUT)/obj
 else
 VM_PREP = :
 VM_DEPS = initramfs
+VM_SYMS = --vmlinux $(BUILD)/linux/vmlinux --modules $(BUILD)/linux
 endif
+NAME ?= boot
 
 vm-boot: $(VM_DEPS)
 	@$(VM_PREP)
-	@$(VM_ENV) vm/boot.sh -n boot -a "$(APPEND)"
+	@$(VM_ENV) $(if $(SMP),SMP=$(SMP)) vm/boot.sh -n $(NAME) -a "$(APPEND)" \
+		$(if $(RUN),-r $(RUN) $(if $(RUN_FILES),-f $(RUN_FILES)) \
+			$(if $(RUN_TIMEOUT),-w $(RUN_TIMEOUT))) \
+		-- $(if $(DB),--db $(abspath $(DB)) --label $(NAME) $(VM_SYMS))
 
 demo: initramfs
 	@vm/demo.sh

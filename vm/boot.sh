@@ -4,14 +4,28 @@
 # One guest boot, collected: start the guest (run-qemu.sh) and pull its
 # lockdep state through the agent (lockdep-collect), then power it off.
 #
-#   vm/boot.sh [-n NAME] [-t SECONDS] [-a "KERNEL ARGS"] [-- COLLECT ARGS...]
+#   vm/boot.sh [-n NAME] [-t SECONDS] [-a "KERNEL ARGS"]
+#              [-r SCRIPT [-f DIR] [-w SECONDS]] [-- COLLECT ARGS...]
 #
 # Everything lands in build/vm/NAME (default "boot"): console.log,
 # qemu.log, collect.log and raw/ (the files as the agent sent them, with
 # raw/MANIFEST). Extra arguments after -- go to lockdep-collect (for
-# example --trigger NAME); collect also reads console.log (--console) to
-# tell a guest that panicked or vanished from one that powered off.
-# Exits non-zero if QEMU or the collection failed, or the guest panicked.
+# example --trigger NAME, --db FILE); collect also reads console.log
+# (--console) to tell a guest that panicked or vanished from one that
+# powered off. -t bounds the boot and the collection (default 300 s).
+#
+# -r SCRIPT runs a workload: SCRIPT becomes the guest's /workload/run
+# and DIR's contents /workload/files (its working directory), appended to
+# the initramfs with stress-ng (initramfs.sh); a fresh scratch ext4 disk
+# (disk.sh) is the guest's /dev/vda. The agent runs it as root with a
+# clean environment while collect follows the kernel log (--run, named
+# after SCRIPT's file name); -w bounds it (default 600 s), and the guest
+# gets -t plus -w in all.
+#
+# Exit status: 0 when the boot was collected complete, also from a
+# kernel that does not offer everything (collect's 3: it names what);
+# else collect's own status (1 partial, 2 error, 4 the workload failed,
+# see lockdep-collect(1)), or 1 if QEMU failed or the guest panicked.
 #
 # Nothing outlives this script: QEMU, its timeout and lockdep-collect are
 # started with a parent-death signal (setpriv --pdeathsig), so killing
@@ -24,17 +38,42 @@ STEP=boot
 name=boot
 timeout=300
 append=""
-while getopts n:t:a: opt; do
+script="" files="" wtime=600
+usage() {
+	echo "usage: $0 [-n NAME] [-t SECONDS] [-a \"KERNEL ARGS\"] [-r SCRIPT [-f DIR] [-w SECONDS]] [-- COLLECT ARGS...]" >&2
+	exit 64
+}
+while getopts n:t:a:r:f:w: opt; do
 	case $opt in
 	n) name=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	a) append=$OPTARG ;;
-	*) echo "usage: $0 [-n NAME] [-t SECONDS] [-a \"KERNEL ARGS\"] [-- COLLECT ARGS...]" >&2
-	   exit 64 ;;
+	r) script=$OPTARG ;;
+	f) files=$OPTARG ;;
+	w) wtime=$OPTARG ;;
+	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
 check_name NAME "$name"
+for v in timeout wtime; do
+	case ${!v} in
+	''|0|*[!0-9]*) echo "boot: error: -${v:0:1} wants a number of seconds, not '${!v}'" >&2
+		exit 64 ;;
+	esac
+done
+if [ -n "$script" ]; then
+	[ -f "$script" ] && [ -r "$script" ] || die "no workload script '$script'"
+	# collect's --run NAME alphabet, checked here to say which file it is
+	run=${script##*/}
+	case $run in
+	*[!A-Za-z0-9._+-]*) die "the workload '$script': its file name may hold only [A-Za-z0-9._+-]" ;;
+	esac
+	[ ${#run} -le 64 ] || die "the workload '$script': its file name is over 64 characters"
+	[ -z "$files" ] || [ -d "$files" ] || die "no directory '$files' (-f)"
+elif [ -n "$files" ]; then
+	usage
+fi
 
 # how long QEMU may take to power off after collect ended (TCG, loaded)
 GRACE=30
@@ -42,7 +81,24 @@ GRACE=30
 dir=$BUILD/vm/$name
 rm -rf "$dir"
 mkdir -p "$dir"
-setpriv --pdeathsig KILL "$TOP/vm/run-qemu.sh" -d "$dir" -t "$timeout" -a "$append" &
+qemu_args=(-d "$dir" -t "$timeout" -a "$append")
+collect_args=()
+if [ -n "$script" ]; then
+	[ -f "$WORKLOAD_INITRD" ] || die "$WORKLOAD_INITRD missing: run 'make initramfs'"
+	w=$dir/workload
+	mkdir -p "$w/workload"
+	install -m 0755 "$script" "$w/workload/run"
+	[ -z "$files" ] || cp -R "$files/." "$w/workload/files"
+	(cd "$w" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --owner=0:0 --quiet) | gzip -n >"$w.cpio.gz"
+	cat "$INITRD" "$WORKLOAD_INITRD" "$w.cpio.gz" >"$dir/initrd.cpio.gz"
+	"$TOP/vm/disk.sh" "$dir/disk.img"
+	qemu_args=(-d "$dir" -t $((timeout + wtime)) -a "$append"
+		-i "$dir/initrd.cpio.gz" -D "$dir/disk.img")
+	collect_args=(--run "$run" --run-timeout "$wtime")
+	progress "workload $run${files:+ with $files/}: up to ${wtime}s"
+fi
+setpriv --pdeathsig KILL "$TOP/vm/run-qemu.sh" "${qemu_args[@]}" &
 qemu=$!
 
 # QEMU creates the socket at once; if it dies first, say so now instead
@@ -54,7 +110,8 @@ collect_rc=0
 if [ -S "$dir/agent.sock" ]; then
 	setpriv --pdeathsig TERM "$BUILD/bin/lockdep-collect" \
 		--socket "$dir/agent.sock" --raw-dir "$dir/raw" \
-		--console "$dir/console.log" --timeout "$timeout" --poweroff "$@" \
+		--console "$dir/console.log" --timeout "$timeout" --poweroff \
+		"${collect_args[@]}" "$@" \
 		2> >(tee "$dir/collect.log" >&2) || collect_rc=$?
 else
 	wait $qemu || true
@@ -62,9 +119,11 @@ else
 	exit 1
 fi
 # A guest that collect powered off, or that went away, is gone or going;
-# one that collect failed to reach is not waited for.
-grace=$GRACE
-[ $collect_rc -le 1 ] || grace=0
+# one that collect failed to reach (2, 64...) is not waited for.
+case $collect_rc in
+0|1|3|4) grace=$GRACE ;;
+*) grace=0 ;;
+esac
 for _ in $(seq $((grace * 10))); do
 	kill -0 $qemu 2>/dev/null || break
 	sleep 0.1
@@ -81,7 +140,12 @@ fi
 qemu_rc=0
 wait $qemu || qemu_rc=$?
 progress "guest exited (qemu $qemu_rc, collect $collect_rc)"
-# collect's messages were shown as they came (and kept in collect.log).
-[ $collect_rc = 0 ] ||
-	echo "boot: error: lockdep-collect exited with status $collect_rc (log: $dir/collect.log)" >&2
-[ $qemu_rc = 0 ] && [ $collect_rc = 0 ]
+# collect's messages were shown as they came (and kept in collect.log);
+# 3 is a complete boot of a kernel that lacks something, which it named.
+case $collect_rc in
+0|3) [ $qemu_rc = 0 ] || exit 1
+     exit 0 ;;
+4) echo "boot: error: the workload $run failed (log: $dir/collect.log, output: $dir/raw/workload.out)" >&2 ;;
+*) echo "boot: error: lockdep-collect exited with status $collect_rc (log: $dir/collect.log)" >&2 ;;
+esac
+exit $collect_rc

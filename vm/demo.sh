@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The end-to-end demo ('make demo'). Three guest boots, each collected
+# The end-to-end demo ('make demo'). Six guest boots, each collected
 # through the agent into build/demo/lockdep.db (frames symbolised against
 # build/linux/vmlinux, raw files kept in build/vm/demo-NAME/):
 #   abba   the scenario module's ABBA case: lockdep reports the cycle
@@ -9,6 +9,10 @@
 #   ba     only the B -> A half: clean on its own
 #   i-mutex  a directory's and a file's inode mutex without nesting
 #          annotation: lockdep reports recursive locking
+#   idle   nothing run: the baseline of the next one
+#   workload  vm/workloads/all.sh (ext4 + jbd2, loop, tmpfs, TCP/UDP/AF_UNIX,
+#          pipes, epoll, IPC on every CPU): the classes, dependencies and
+#          chains it adds to the idle boot's
 # Then the tools read the database: the reports, a picture of the cycle
 # that only the union of boots ab and ba has, the diff ab -> ba, which
 # names that cycle as new, and the advice on the reports of boots abba (a
@@ -24,11 +28,17 @@ bin=$BUILD/bin
 mkdir -p "$out"
 rm -f "$db" "$db-wal" "$db-shm"
 
-# demo_boot NAME [COLLECT ARGS...]: one collected boot, stored as NAME.
+# demo_boot NAME [BOOT OPTIONS...] [-- COLLECT ARGS...]: one collected
+# boot, stored as NAME.
 demo_boot() {
-	local name=$1
+	local name=$1 opts=()
 	shift
-	"$TOP/vm/boot.sh" -n "demo-$name" -- --db "$db" --label "$name" \
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	[ $# = 0 ] || shift
+	"$TOP/vm/boot.sh" -n "demo-$name" "${opts[@]}" -- --db "$db" --label "$name" \
 		--vmlinux "$KSRC/vmlinux" --modules "$KSRC" "$@" \
 		>/dev/null 2>"$LOGS/demo-$name.log" || {
 		echo "demo: error: boot '$name' failed; last lines of $LOGS/demo-$name.log:" >&2
@@ -38,10 +48,12 @@ demo_boot() {
 	progress "boot '$name' stored in ${db#"$TOP"/}"
 }
 
-demo_boot abba --trigger abba
-demo_boot ab --trigger ab-order
-demo_boot ba --trigger ba-order
-demo_boot i-mutex --trigger i-mutex
+demo_boot abba -- --trigger abba
+demo_boot ab -- --trigger ab-order
+demo_boot ba -- --trigger ba-order
+demo_boot i-mutex -- --trigger i-mutex
+demo_boot idle
+demo_boot workload -r "$TOP/vm/workloads/all.sh" -f "$TOP/vm/workloads"
 
 "$bin/lockdep-report" --db "$db" --all >"$out/reports.txt"
 "$bin/lockdep-graph" --db "$db" --boots ab,ba --cycles -T svg -o "$out/cycles.svg"
@@ -57,6 +69,17 @@ grep -q '^advice: real deadlock' "$out/advice-abba.txt" &&
 	{ echo "demo: error: the abba boot was not advised a real deadlock (see $out/advice-abba.txt)" >&2; exit 1; }
 grep -q '^  patch:' "$out/advice-i-mutex.txt" ||
 	{ echo "demo: error: no patch advised for i-mutex (see $out/advice-i-mutex.txt)" >&2; exit 1; }
+# counts LABEL: the boot's classes, dependencies and chains as its
+# /proc/lockdep_stats gave them
+counts() {
+	sqlite3 -separator ' ' "$db" "SELECT
+		max(CASE s.name WHEN 'lock-classes' THEN s.value END),
+		max(CASE s.name WHEN 'direct dependencies' THEN s.value END),
+		max(CASE s.name WHEN 'dependency chains' THEN s.value END)
+		FROM stats s JOIN boots b ON b.id = s.boot_id WHERE b.label = '$1'"
+}
+read -r ic id ich <<<"$(counts idle)"
+read -r wc wd wch <<<"$(counts workload)"
 progress "done"
 
 cat <<MSG
@@ -67,5 +90,7 @@ demo: diff ab ba:   ${out#"$TOP"/}/diff-ab-ba.txt
 demo: advice abba:  ${out#"$TOP"/}/advice-abba.txt   ($(sed -n 's/^advice: //p' "$out/advice-abba.txt" | head -1))
 demo: advice i-mutex: ${out#"$TOP"/}/advice-i-mutex.txt   ($(sed -n 's/^advice: //p' "$out/advice-i-mutex.txt" | head -1); with its patch:)
 $(sed -n '/^  patch:$/,$p' "$out/advice-i-mutex.txt" | tail -n +2 | sed 's/^/    /')
-demo: console logs: build/vm/demo-{abba,ab,ba,i-mutex}/console.log, raw files in build/vm/demo-*/raw/
+demo: workload:     all.sh on 2 CPUs: $wc classes, $wd dependencies, $wch chains; the idle boot: $ic, $id, $ich
+                    ($("$bin/lockdep-report" --db "$db" --boot 6 --list | wc -l) reports; output: build/vm/demo-workload/raw/workload.out)
+demo: console logs: build/vm/demo-{abba,ab,ba,i-mutex,idle,workload}/console.log, raw files in build/vm/demo-*/raw/
 MSG

@@ -3,8 +3,12 @@
 #
 # Pack build/initramfs.cpio.gz: static busybox, our /init, the guest agent
 # and the kernel's installed modules (KERNEL_VARIANT=plain: the plain
-# kernel's, into build/initramfs-plain.cpio.gz). Rebuilt from scratch
-# every time: it takes under a second.
+# kernel's, into build/initramfs-plain.cpio.gz). And next to it
+# initramfs-workload.cpio.gz, which boot.sh -r appends for a workload
+# boot only (the kernel unpacks concatenated archives in turn): the
+# host's stress-ng with every library it links, in the same paths, kept
+# out of the every-boot image because it is 6 times its size. Rebuilt
+# from scratch every time: it takes a few seconds.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=initramfs
@@ -29,7 +33,24 @@ install -m 0755 "$TOP/vm/init" "$ROOT/init"
 if [ -d "$MODULES/lib/modules" ]; then
 	cp -a "$MODULES/lib/modules" "$ROOT/lib/"
 fi
-(cd "$ROOT" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -9n >"$OUT.tmp"
-mv "$OUT.tmp" "$OUT"
-progress "$(du -h "$OUT" | cut -f1) ${OUT#"$TOP"/}"
+# pack DIR OUT: DIR as a gzipped newc archive, files in a fixed order
+pack() {
+	(cd "$1" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --owner=0:0 --quiet) | gzip -9n >"$2.tmp"
+	mv "$2.tmp" "$2"
+	progress "$(du -h "$2" | cut -f1) ${2#"$TOP"/}"
+}
+pack "$ROOT" "$OUT"
+
+STRESS=$(command -v stress-ng) || die "no stress-ng: apt-get install stress-ng"
+WROOT=${WORKLOAD_INITRD%.cpio.gz}
+rm -rf "$WROOT"
+mkdir -p "$WROOT"
+# the binary, then each library ldd resolves (and the loader) under its
+# own path; vdso is the kernel's and has no file
+for f in "$STRESS" $(ldd "$STRESS" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+		$1 ~ /^\// { print $1 }'); do
+	mkdir -p "$WROOT${f%/*}"
+	cp -L "$f" "$WROOT$f"
+done
+pack "$WROOT" "$WORKLOAD_INITRD"

@@ -25,6 +25,9 @@ plain) KSRC=$BUILD/linux-plain MODULES=$BUILD/linux-plain.modules
 	exit 64 ;;
 esac
 KIMAGE=${VM_KERNEL:-$KSRC/arch/x86/boot/bzImage}
+# What a workload boot (boot.sh -r) appends to INITRD: stress-ng and the
+# libraries it links, built by initramfs.sh next to INITRD.
+WORKLOAD_INITRD=${INITRD%.cpio.gz}-workload.cpio.gz
 mkdir -p "$LOGS"
 
 _t0=$(date +%s)
