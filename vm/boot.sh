@@ -38,7 +38,7 @@ STEP=boot
 name=boot
 timeout=300
 append=""
-script="" files="" wtime=600
+script="" files="" wtime=600 run=""
 usage() {
 	echo "usage: $0 [-n NAME] [-t SECONDS] [-a \"KERNEL ARGS\"] [-r SCRIPT [-f DIR] [-w SECONDS]] [-- COLLECT ARGS...]" >&2
 	exit 64
@@ -145,7 +145,7 @@ progress "guest exited (qemu $qemu_rc, collect $collect_rc)"
 case $collect_rc in
 0|3) [ $qemu_rc = 0 ] || exit 1
      exit 0 ;;
-4) echo "boot: error: the workload $run failed (log: $dir/collect.log, output: $dir/raw/workload.out)" >&2 ;;
+4) echo "boot: error: the workload${run:+ $run} failed (log: $dir/collect.log, output: $dir/raw/workload.out)" >&2 ;;
 *) echo "boot: error: lockdep-collect exited with status $collect_rc (log: $dir/collect.log)" >&2 ;;
 esac
 exit $collect_rc

@@ -11,8 +11,8 @@
 #          annotation: lockdep reports recursive locking
 #   idle   nothing run: the baseline of the next one
 #   workload  vm/workloads/all.sh (ext4 + jbd2, loop, tmpfs, TCP/UDP/AF_UNIX,
-#          pipes, epoll, IPC on every CPU): the classes, dependencies and
-#          chains it adds to the idle boot's
+#          pipes, epoll, IPC on every CPU, a sysfs sweep): the classes,
+#          dependencies and chains it adds to the idle boot's
 # Then the tools read the database: the reports, a picture of the cycle
 # that only the union of boots ab and ba has, the diff ab -> ba, which
 # names that cycle as new, and the advice on the reports of boots abba (a

@@ -4,10 +4,13 @@
 # fs-smoke: ext4 with its jbd2 journal on the scratch disk (/dev/vda, which
 # vm/boot.sh -r attaches), an ext4 image loop-mounted on top of it, and a
 # tmpfs. On each at once, one stress-ng worker per CPU of each kind:
-# files created, written and fsync-ed, renamed, linked and unlinked,
-# directories and dentries churned, ranges fallocated, flock-ed and
-# sync_file_range-d, for 20 seconds; then all three are unmounted, which
-# commits and closes the journals too.
+# files created, written and fsync-ed, renamed, linked, symlinked and
+# unlinked, directories read and churned, ranges fallocated, locked with
+# flock, lockf and fcntl, and sync_file_range-d, extended attributes,
+# modes and times set; on ext4 also extents mapped, readahead,
+# copy_file_range and sendfile, and a loop device over a file; for 20
+# seconds. Then all three are unmounted, which commits and closes the
+# journals too.
 set -eu
 secs=20
 cpus=$(nproc)
@@ -22,14 +25,25 @@ mount -t ext4 -o loop /mnt/disk/loop.img /mnt/loop
 mount -t tmpfs -o size=96m tmpfs /mnt/tmp
 
 pids=""
-for d in /mnt/disk /mnt/loop /mnt/tmp; do
+# fs DIR [MORE STRESSORS...]: the common set on DIR, in the background
+fs() {
+	d=$1
+	shift
 	stress-ng --temp-path "$d" --timeout "${secs}s" \
 		--hdd "$cpus" --hdd-bytes 1m --hdd-opts fsync \
-		--rename "$cpus" --link "$cpus" --dir "$cpus" --dentry "$cpus" \
-		--fallocate "$cpus" --fallocate-bytes 4m --flock "$cpus" \
-		--sync-file "$cpus" --sync-file-bytes 4m &
+		--rename "$cpus" --link "$cpus" --symlink "$cpus" --dir "$cpus" \
+		--dentry "$cpus" --getdent "$cpus" --fallocate "$cpus" \
+		--fallocate-bytes 4m --flock "$cpus" --lockf "$cpus" \
+		--fcntl "$cpus" --sync-file "$cpus" --sync-file-bytes 4m \
+		--xattr "$cpus" --chmod "$cpus" --utime "$cpus" "$@" &
 	pids="$pids $!"
-done
+}
+# ext4 only: extents, readahead, copy_file_range, sendfile, and a loop
+# device of stress-ng's own on a file of the disk
+fs /mnt/disk --fiemap "$cpus" --readahead "$cpus" --copy-file "$cpus" \
+	--sendfile "$cpus" --loop 1
+fs /mnt/loop
+fs /mnt/tmp
 rc=0
 for p in $pids; do
 	wait "$p" || rc=$?

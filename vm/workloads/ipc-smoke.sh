@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# ipc-smoke: the file descriptors that wait and wake, and System V and
-# POSIX IPC: one stress-ng worker per CPU of each of pipes, epoll (over
-# AF_UNIX), eventfd, timerfd, inotify, AIO, message queues (both kinds),
-# System V semaphores and shared memory, for 20 seconds.
+# ipc-smoke: the file descriptors that wait and wake, IPC, and tasks:
+# one stress-ng worker per CPU of each of pipes (and splice, tee),
+# epoll (over AF_UNIX), eventfd, timerfd, signalfd, POSIX timers,
+# futexes, inotify, AIO, message queues (both kinds), System V
+# semaphores, POSIX shared memory and memfd, ptys, clone, and one that
+# unshares namespaces, for 20 seconds.
 set -eu
 secs=20
 cpus=$(nproc)
@@ -12,6 +14,8 @@ cpus=$(nproc)
 mkdir -p /tmp/ipc-smoke
 stress-ng --temp-path /tmp/ipc-smoke --timeout "${secs}s" \
 	--pipe "$cpus" --epoll "$cpus" --eventfd "$cpus" --timerfd "$cpus" \
-	--inotify "$cpus" --aio "$cpus" --msg "$cpus" --mq "$cpus" \
-	--sem-sysv "$cpus" --shm "$cpus"
+	--sigfd "$cpus" --timer "$cpus" --futex "$cpus" --inotify "$cpus" \
+	--aio "$cpus" --msg "$cpus" --mq "$cpus" --sem-sysv "$cpus" \
+	--shm "$cpus" --memfd "$cpus" --splice "$cpus" --tee "$cpus" \
+	--pty "$cpus" --clone "$cpus" --unshare 1
 echo "ipc-smoke: done"

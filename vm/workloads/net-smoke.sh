@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # net-smoke: loopback up, then at once, one stress-ng worker per CPU of
-# each: TCP over 127.0.0.1 and over ::1, UDP over 127.0.0.1, stream
-# sockets over AF_UNIX and AF_UNIX socket pairs, for 20 seconds. Each
-# kind has ports of its own.
+# each: TCP over 127.0.0.1 and over ::1, UDP over 127.0.0.1, AF_UNIX
+# socket pairs and file descriptors passed over AF_UNIX, for 20 seconds.
+# Each kind has ports of its own.
 set -eu
 secs=20
 cpus=$(nproc)
@@ -18,7 +18,9 @@ run() {
 run --sock "$cpus" --sock-domain ipv4 --sock-port 20000
 run --sock "$cpus" --sock-domain ipv6 --sock-port 21000
 run --udp "$cpus" --udp-domain ipv4 --udp-port 22000
-run --sock "$cpus" --sock-domain unix --sockpair "$cpus"
+# AF_UNIX: socket pairs, and file descriptors passed over them; (stress-ng
+# 0.15's --sock-domain unix asks for IPPROTO_TCP and fails)
+run --sockpair "$cpus" --sockfd "$cpus" --sockfd-port 23000
 rc=0
 for p in $pids; do
 	wait "$p" || rc=$?
