@@ -12,7 +12,7 @@
 #  - boot.sh killed (SIGTERM, SIGKILL): QEMU, timeout and collect end
 #    with it;
 #  - collect failing at once: boot.sh stops QEMU instead of waiting out
-#    its -t timeout.
+#    its -t timeout, and exits with collect's status.
 #
 # Boots land in build/vm/t0600-*/.
 
@@ -130,7 +130,7 @@ test_expect_success 'collect fails at once: boot.sh stops QEMU, does not wait ou
 	rc=0 && timeout 120 "$TOP/vm/boot.sh" -n t0600-collect-fails -t $T -- \
 		--no-such-option >out 2>&1 || rc=$? &&
 	cat out &&
-	test "$rc" = 1 &&
+	test "$rc" = 64 &&
 	grep -q "lockdep-collect exited with status 64" out &&
 	grep -q "QEMU stopped: lockdep-collect has ended" out &&
 	none_left t0600-collect-fails
