@@ -135,7 +135,8 @@ check-patches: kernel
 check-fuzz: deps
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) fuzz-check
 
-check-boot: initramfs
+# t0800 boots the plain kernel too, through make vm-boot KERNEL_IMAGE=.
+check-boot: initramfs initramfs-plain
 	@tests/run-tap.sh vm/tests/t*.sh
 
 # Every benchmark at a tiny size (BENCH_SMALL=1, seconds each but the
