@@ -6,8 +6,8 @@
 # tmpfs. On each at once, one stress-ng worker per CPU of each kind:
 # files created, written and fsync-ed, renamed, linked, symlinked and
 # unlinked, directories read and churned, ranges fallocated, locked with
-# flock, lockf and fcntl, and sync_file_range-d, extended attributes,
-# modes and times set; on ext4 also extents mapped, readahead,
+# flock, lockf and fcntl, and sync_file_range-d, modes and times set;
+# on ext4 also extended attributes, and on the disk extents mapped, readahead,
 # copy_file_range and sendfile, and a loop device over a file; for 20
 # seconds. Then all three are unmounted, which commits and closes the
 # journals too.
@@ -35,18 +35,21 @@ fs() {
 		--dentry "$cpus" --getdent "$cpus" --fallocate "$cpus" \
 		--fallocate-bytes 4m --flock "$cpus" --lockf "$cpus" \
 		--fcntl "$cpus" --sync-file "$cpus" --sync-file-bytes 4m \
-		--xattr "$cpus" --chmod "$cpus" --utime "$cpus" "$@" &
+		--chmod "$cpus" --utime "$cpus" "$@" &
 	pids="$pids $!"
 }
 # ext4 only: extents, readahead, copy_file_range, sendfile, and a loop
 # device of stress-ng's own on a file of the disk
-fs /mnt/disk --fiemap "$cpus" --readahead "$cpus" --copy-file "$cpus" \
-	--sendfile "$cpus" --loop 1
-fs /mnt/loop
+fs /mnt/disk --xattr "$cpus" --fiemap "$cpus" --readahead "$cpus" \
+	--copy-file "$cpus" --sendfile "$cpus" --loop 1
+fs /mnt/loop --xattr "$cpus"
+# tmpfs: no xattr (CONFIG_TMPFS_XATTR is not in the guest)
 fs /mnt/tmp
+# stress-ng's 3: a stressor lacked resources (space, memory) for its
+# whole run in this small guest, which says nothing of the kernel
 rc=0
 for p in $pids; do
-	wait "$p" || rc=$?
+	wait "$p" || { s=$?; [ $s = 3 ] && echo "fs-smoke: a stressor ran short of resources" || rc=$s; }
 done
 sync
 umount /mnt/loop

@@ -21,9 +21,11 @@ run --udp "$cpus" --udp-domain ipv4 --udp-port 22000
 # AF_UNIX: socket pairs, and file descriptors passed over them; (stress-ng
 # 0.15's --sock-domain unix asks for IPPROTO_TCP and fails)
 run --sockpair "$cpus" --sockfd "$cpus" --sockfd-port 23000
+# stress-ng's 3: a stressor lacked resources (ports, memory) for its
+# whole run in this small guest, which says nothing of the kernel
 rc=0
 for p in $pids; do
-	wait "$p" || rc=$?
+	wait "$p" || { s=$?; [ $s = 3 ] && echo "net-smoke: a stressor ran short of resources" || rc=$s; }
 done
 echo "net-smoke: done, status $rc"
 exit $rc
