@@ -60,7 +60,11 @@ static int query_ll(struct merge *m, const char *sql, long long *v)
 	return 0;
 }
 
-/* Tables with a rowid alias: shift the source's ids past ours. */
+/*
+ * Tables with a rowid alias of their own: shift the source's ids past
+ * ours. A rowid alias that is a foreign key (selftest_summary.boot_id)
+ * is its parent's id, shifted as that is (column_offset()).
+ */
 static int find_renumbered(struct merge *m)
 {
 	struct strbuf sql = STRBUF_INIT;
@@ -77,7 +81,10 @@ static int find_renumbered(struct merge *m)
 			       " AND c.pk = 1 AND upper(c.type) = 'INTEGER'"
 			       " AND t.sql NOT LIKE '%WITHOUT ROWID%'"
 			       " AND (SELECT count(*) FROM pragma_table_info(t.name, 'main')"
-			       " WHERE pk > 0) = 1",
+			       " WHERE pk > 0) = 1"
+			       /* a key that names a boot moves with the boot */
+			       " AND c.name NOT IN (SELECT \"from\""
+			       " FROM pragma_foreign_key_list(t.name, 'main'))",
 			       -1, &s, NULL))
 		return merge_fail(m, "unable to read the schema");
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {

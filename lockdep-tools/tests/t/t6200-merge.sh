@@ -25,7 +25,8 @@ expect_code() {
 }
 TABLES="boots files reports report_locks report_frames classes dependencies
 chains chain_classes stats lock_stat lock_stat_points selftest traces
-trace_frames graph_chains graph_chain_classes class_usage graph_exports"
+trace_frames graph_chains graph_chain_classes class_usage graph_exports
+selftest_summary"
 
 # rows DB: "table count" for every table above
 rows() {
@@ -43,7 +44,9 @@ content() {
 		JOIN classes t ON t.id = d.to_class
 		LEFT JOIN traces s ON s.boot_id = d.boot_id AND s.id = d.trace_id
 		WHERE d.boot_id = $2 ORDER BY 1, 2;
-		SELECT count(*) FROM reports WHERE boot_id = $2"
+		SELECT count(*) FROM reports WHERE boot_id = $2;
+		SELECT outcome, failures, total FROM selftest_summary
+		WHERE boot_id = $2"
 }
 
 test_expect_success 'setup: three boots in two databases' '
@@ -52,6 +55,7 @@ test_expect_success 'setup: three boots in two databases' '
 	collect --db "$TRASH/b.db" --log "$TRASH/b.log" --label b >/dev/null &&
 	collect --db "$TRASH/b.db" --proc-dir "$FIX" --label c >/dev/null &&
 	[ "$(sqlite3 "$TRASH/b.db" "SELECT count(*) FROM boots")" = 2 ] &&
+	[ "$(sqlite3 "$TRASH/b.db" "SELECT boot_id FROM selftest_summary")" = 1 ] &&
 	[ "$(sqlite3 "$TRASH/a.db" "SELECT count(*) FROM graph_chain_classes")" -gt 0 ] &&
 	[ "$(sqlite3 "$TRASH/b.db" "SELECT count(*) FROM report_frames")" -gt 0 ]
 '
