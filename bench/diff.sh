@@ -5,8 +5,9 @@
 # have 10k, 100k and 1M dependencies each, stored in one database. Boot A
 # is a DAG of E edges over E/4 classes; boot B drops 1% of A's edges, adds
 # 1% new ones and 10 reversed ones (each closing a cycle only the union
-# has). The rows are written with sqlite3 straight into a database that
-# lockdep-collect created (its schema, its identity column).
+# has). The rows are written with sqlite3 into a database that
+# lockdep-collect created (its schema, its identity column), which
+# lockdep-merge then merges into the measured one.
 #
 # Measured per size, best of RUNS: wall time and peak RSS of
 #   lockdep-diff --json A B         (ours: everything, cycles included)
@@ -39,9 +40,11 @@ command -v sqlite3 >/dev/null || die "no sqlite3 (apt-get install sqlite3)"
 [ -x /usr/bin/time ] || die "no /usr/bin/time (apt-get install time)"
 rm -rf "$W" && mkdir -p "$W"
 
-# make_db E: $W/E.db with boots 1 (A) and 2 (B) as described above
+# make_db E: $W/E.db with boots 1 (A) and 2 (B) as described above,
+# written into a scratch database and merged into $W/E.db, so that they
+# are stored as lockdep-merge stores boots (with their dependency packs)
 make_db() {
-	local e=$1 v=$(($1 / 4)) db=$W/$1.db
+	local e=$1 v=$(($1 / 4)) db=$W/$1.src.db
 	mkdir -p "$W/empty"
 	cp "$FIX/lockdep_stats" "$W/empty/"
 	printf 'all lock classes:\n' >"$W/empty/lockdep"
@@ -75,6 +78,7 @@ make_db() {
 	WHERE (f * 31 + t) % 100 = 0 LIMIT 10;
 	COMMIT;
 	EOF
+	"$BIN/lockdep-merge" --db "$W/$e.db" -q "$db" || die "unable to merge '$db'"
 }
 
 # run LOG CMD...: best of RUNS wall seconds, the CPU seconds (user + sys)

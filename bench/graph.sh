@@ -45,14 +45,18 @@ command -v sccmap >/dev/null || die "no sccmap (apt-get install graphviz)"
 [ -x /usr/bin/time ] || die "no /usr/bin/time (apt-get install time)"
 rm -rf "$W" && mkdir -p "$W"
 
-# make_db E: a database whose boot 2 is a synthetic graph of about E edges
+# make_db E: a database whose boot 2 is a synthetic graph of about E
+# edges, written with sqlite3 into a scratch database and merged into
+# the measured one, so that it is stored as lockdep-merge stores a boot
+# (with its dependency pack, lockdep-db(5))
 make_db() {
-	local e=$1 db=$W/g$1.db
+	local e=$1 db=$W/g$1.db src=$W/g$1.src.db
 	mkdir -p "$W/empty"
 	printf 'all lock classes:\n' >"$W/empty/lockdep"
-	"$BIN/lockdep-collect" --db "$db" --proc-dir "$W/empty" \
-		>/dev/null 2>&1 || [ $? = 1 ] || die "unable to create '$db'"
-	sed -e "s/@EDGES@/$e/g" "$TOP/bench/graph-gen.sql" | sqlite3 "$db"
+	"$BIN/lockdep-collect" --db "$src" --proc-dir "$W/empty" \
+		>/dev/null 2>&1 || [ $? = 1 ] || die "unable to create '$src'"
+	sed -e "s/@EDGES@/$e/g" "$TOP/bench/graph-gen.sql" | sqlite3 "$src"
+	"$BIN/lockdep-merge" --db "$db" -q "$src" || die "unable to merge '$src'"
 	sqlite3 "$db" "SELECT 'digraph G {' UNION ALL
 		SELECT 'c' || from_class || ' -> c' || to_class || ';'
 		FROM dependencies WHERE boot_id = 2 UNION ALL SELECT '}'" \

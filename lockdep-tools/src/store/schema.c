@@ -512,6 +512,60 @@ static const char migration_8[] =
 static const char migration_9[] =
 	"ALTER TABLE boots ADD COLUMN not_offered TEXT;\n";
 
+/*
+ * Version 10: each boot's dependency rows as one checked blob
+ * (store/dep-pack.h), so that a graph or a diff of a million edges reads
+ * one value instead of stepping a million rows. The writers add the pack
+ * when they commit a boot (and store.c packs the boots stored before).
+ *
+ * The triggers drop a boot's pack whenever a dependency or class row of
+ * its boot is inserted, deleted or has a column the pack depends on
+ * changed. INSERT OR REPLACE, REPLACE and UPDATE OR REPLACE delete the
+ * row they conflict with without firing its delete trigger (SQLite's
+ * recursive_triggers is off), so the insert and update triggers run
+ * before the row is written and drop the pack of the row it replaces
+ * too (the insert triggers run their DELETE only when there is such a
+ * pack or row: a boot's million inserts pay two lookups each). A change
+ * they cannot see (one made without the triggers) is caught by the
+ * reader: a pack records its boot's class count, smallest and largest
+ * class id and row count, and one that no longer matches is not read. dependencies_boot makes that row count, and a writer's, a
+ * range of an index instead of a scan of every boot's rows.
+ */
+static const char migration_10[] =
+	"CREATE TABLE dependency_packs (\n"
+	"	boot_id INTEGER PRIMARY KEY REFERENCES boots(id) ON DELETE CASCADE,\n"
+	"	pack BLOB NOT NULL\n"
+	");\n"
+	"CREATE INDEX dependencies_boot ON dependencies(boot_id);\n"
+	"CREATE TRIGGER dependency_packs_dep_insert BEFORE INSERT ON dependencies\n"
+	"WHEN EXISTS (SELECT 1 FROM dependency_packs WHERE boot_id = NEW.boot_id)\n"
+	"	OR EXISTS (SELECT 1 FROM dependencies\n"
+	"	 WHERE from_class = NEW.from_class AND to_class = NEW.to_class)\n"
+	"BEGIN DELETE FROM dependency_packs WHERE boot_id IN (NEW.boot_id,\n"
+	"	(SELECT boot_id FROM dependencies\n"
+	"	 WHERE from_class = NEW.from_class AND to_class = NEW.to_class));\n"
+	"END;\n"
+	"CREATE TRIGGER dependency_packs_dep_update BEFORE UPDATE OF boot_id,\n"
+	"	from_class, to_class, dep_bits, distance, trace, trace_id\n"
+	"	ON dependencies\n"
+	"BEGIN DELETE FROM dependency_packs WHERE boot_id IN (OLD.boot_id,\n"
+	"	NEW.boot_id, (SELECT boot_id FROM dependencies\n"
+	"	 WHERE from_class = NEW.from_class AND to_class = NEW.to_class));\n"
+	"END;\n"
+	"CREATE TRIGGER dependency_packs_dep_delete AFTER DELETE ON dependencies\n"
+	"BEGIN DELETE FROM dependency_packs WHERE boot_id = OLD.boot_id; END;\n"
+	"CREATE TRIGGER dependency_packs_class_insert BEFORE INSERT ON classes\n"
+	"WHEN EXISTS (SELECT 1 FROM dependency_packs WHERE boot_id = NEW.boot_id)\n"
+	"	OR EXISTS (SELECT 1 FROM classes WHERE id = NEW.id)\n"
+	"BEGIN DELETE FROM dependency_packs WHERE boot_id IN (NEW.boot_id,\n"
+	"	(SELECT boot_id FROM classes WHERE id = NEW.id)); END;\n"
+	"CREATE TRIGGER dependency_packs_class_update BEFORE UPDATE OF id, boot_id\n"
+	"	ON classes\n"
+	"BEGIN DELETE FROM dependency_packs WHERE boot_id IN (OLD.boot_id,\n"
+	"	NEW.boot_id, (SELECT boot_id FROM classes WHERE id = NEW.id)); END;\n"
+	"CREATE TRIGGER dependency_packs_class_delete AFTER DELETE ON classes\n"
+	"BEGIN DELETE FROM dependency_packs WHERE boot_id = OLD.boot_id; END;\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
@@ -522,7 +576,10 @@ const char *const store_migrations[] = {
 	migration_7,
 	migration_8,
 	migration_9,
+	migration_10,
 };
+
+const int store_pack_version = 10;
 
 const int store_app_id_version = 6;
 

@@ -16,5 +16,7 @@ extern const int store_nr_migrations;
  * at a version below it has application_id 0.
  */
 extern const int store_app_id_version;
+/* The schema version that added dependency_packs (store/dep-pack.h). */
+extern const int store_pack_version;
 
 #endif

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/dep-pack.h"
 #include "store/store-graph.h"
 #include "store/store-int.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 #include "util/strset.h"
 #include "util/xalloc.h"
 
@@ -268,32 +270,147 @@ static int load_traces(struct store *st, const int64_t *boots, size_t nr,
 	return finish(st, s, rc, 0);
 }
 
-int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
-		     int (*fn)(const struct store_graph_dep *d, void *data),
-		     void *data)
+/* One boot's dependencies with their site from @traces, to @fn. */
+struct dep_reader {
+	const struct trace_map *traces;
+	int (*fn)(const struct store_graph_dep *d, void *data);
+	void *data;
+	struct store_graph_dep d;
+	int64_t base;
+};
+
+static int blob_read(void *ctx, unsigned char *buf, size_t n, size_t off)
+{
+	return sqlite3_blob_read(ctx, buf, (int)n, (int)off) ? -1 : 0;
+}
+
+static int pack_dep(const struct dep_pack_row *row, void *data)
+{
+	struct dep_reader *r = data;
+	struct store_graph_dep *d = &r->d;
+
+	d->from = r->base + row->from;
+	d->to = r->base + row->to;
+	d->dep_bits = row->dep_bits;
+	d->distance = row->distance;
+	d->trace = row->trace_id >= 0 && r->traces->nr ?
+		   trace_get(r->traces, d->boot_id, row->trace_id) : NULL;
+	return r->fn(d, r->data);
+}
+
+/*
+ * Boot @boot's dependencies from its pack: 1 if it has none or a damaged
+ * or stale one (the caller reads its rows), else 0, -1 or @fn's return.
+ * Nothing reaches @fn before the whole pack was checked, and against
+ * the boot's classes and rows as they are.
+ */
+static int read_pack(struct store *st, int64_t boot, struct dep_reader *r)
+{
+	unsigned char *buf = NULL;
+	sqlite3_blob *b = NULL;
+	struct dep_pack_src src = { .read = blob_read, .chunk = DEP_PACK_CHUNK };
+	sqlite3_stmt *s;
+	struct dep_pack p;
+	const char *why = NULL;
+	int64_t lo = 0, hi = 0, classes = 0, deps = 0;
+	int rc, ret = 1;
+
+	/* each count through an index: classes_boot_name, dependencies_boot */
+	if (sqlite3_prepare_v2(st->db, "SELECT typeof(pack) = 'blob', c.lo, c.hi,"
+			       " c.n, (SELECT count(*) FROM dependencies"
+			       " WHERE boot_id = ?1) FROM dependency_packs,"
+			       " (SELECT min(id) lo, max(id) hi, count(*) n"
+			       " FROM classes WHERE boot_id = ?1) c"
+			       " WHERE boot_id = ?1", -1, &s, NULL))
+		return store_fail(st, "unable to read");
+	sqlite3_bind_int64(s, 1, boot);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		if (!sqlite3_column_int(s, 0))
+			why = "not a blob";
+		else if (sqlite3_column_type(s, 1) == SQLITE_NULL)
+			why = "its boot has no classes";
+		lo = sqlite3_column_int64(s, 1);
+		hi = sqlite3_column_int64(s, 2);
+		classes = sqlite3_column_int64(s, 3);
+		deps = sqlite3_column_int64(s, 4);
+	}
+	sqlite3_finalize(s);
+	if (rc == SQLITE_DONE)
+		return 1;
+	if (rc != SQLITE_ROW)
+		return store_fail(st, "unable to read");
+	if (why)
+		goto damaged;
+	if (sqlite3_blob_open(st->db, "main", "dependency_packs", "pack", boot,
+			      0, &b)) {
+		why = "unreadable";
+		goto damaged;
+	}
+	src.ctx = b;
+	src.len = (size_t)sqlite3_blob_bytes(b);
+	src.buf = buf = xmalloc(src.chunk);
+	why = dep_pack_verify(&p, &src);
+	/* the boot as it is now, not as it was packed: stale */
+	if (!why && (p.lo != lo || p.hi != hi || p.classes != classes ||
+		     p.nr != deps))
+		why = "it does not match its boot's classes and dependencies";
+	/* base + an offset fits: p.hi - p.lo < 2^32 is not promised */
+	if (!why && lo > INT64_MAX - (int64_t)UINT32_MAX)
+		why = "its class ids are out of range";
+	if (!why) {
+		r->d.boot_id = boot;
+		r->base = lo;
+		ret = dep_pack_each(&p, &src, pack_dep, r);
+		if (src.unreadable)
+			ret = store_fail(st, "unable to read");
+	}
+	sqlite3_blob_close(b);
+	free(buf);
+	if (!why)
+		return ret;
+damaged:
+	warning("'%s': the dependency pack of boot %" PRId64 " is damaged (%s); reading its rows instead",
+		store_path(st), boot, why);
+	return 1;
+}
+
+static int deps_locked(struct store *st, const int64_t *boots, size_t nr,
+		       int (*fn)(const struct store_graph_dep *d, void *data),
+		       void *data)
 {
 	struct trace_map traces = { 0 };
+	struct dep_reader r = { .traces = &traces, .fn = fn, .data = data };
 	struct store_graph_dep d;
-	sqlite3_stmt *s;
-	int rc = SQLITE_DONE, ret = 0;
+	int64_t *rest = xmalloc((nr ? nr : 1) * sizeof(*rest));
+	sqlite3_stmt *s = NULL;
+	size_t i, nr_rest = 0;
+	int rc = SQLITE_DONE, ret;
 
-	if (load_traces(st, boots, nr, &traces)) {
-		trace_map_release(&traces);
-		return -1;
+	ret = load_traces(st, boots, nr, &traces);
+	/* the packed boots, then one statement for the others' rows */
+	for (i = 0; i < nr && !ret; i++) {
+		ret = read_pack(st, boots[i], &r);
+		if (ret == 1) {
+			rest[nr_rest++] = boots[i];
+			ret = 0;
+		}
 	}
+	if (ret || !nr_rest)
+		goto out;
 	/*
 	 * NULL as -1 in SQL: one call per column and row, not two; and
 	 * the boot of a row asked only if there are several.
 	 */
 	s = prepare_in(st, "SELECT from_class, to_class, ifnull(dep_bits, -1),"
 		       " ifnull(distance, -1), trace, trace_id, boot_id"
-		       " FROM dependencies WHERE boot_id IN %s", boots, nr);
+		       " FROM dependencies WHERE boot_id IN %s", rest, nr_rest);
 	if (!s) {
-		trace_map_release(&traces);
-		return -1;
+		ret = -1;
+		goto out;
 	}
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		d.boot_id = nr == 1 ? boots[0] : sqlite3_column_int64(s, 6);
+		d.boot_id = nr_rest == 1 ? rest[0] : sqlite3_column_int64(s, 6);
 		d.from = sqlite3_column_int64(s, 0);
 		d.to = sqlite3_column_int64(s, 1);
 		d.dep_bits = sqlite3_column_int(s, 2);
@@ -305,8 +422,28 @@ int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 					    sqlite3_column_int64(s, 5));
 		ret = fn(&d, data);
 	}
+	ret = finish(st, s, rc, ret);
+out:
+	free(rest);
 	trace_map_release(&traces);
-	return finish(st, s, rc, ret);
+	return ret;
+}
+
+int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
+		     int (*fn)(const struct store_graph_dep *d, void *data),
+		     void *data)
+{
+	bool own = sqlite3_get_autocommit(st->db);
+	int ret;
+
+	/* packs, their checks and the rows all of one snapshot */
+	if (own && sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL))
+		return store_fail(st, "unable to read");
+	ret = deps_locked(st, boots, nr, fn, data);
+	if (own && sqlite3_exec(st->db, ret ? "ROLLBACK" : "COMMIT", NULL,
+				NULL, NULL) && !ret)
+		ret = store_fail(st, "unable to read");
+	return ret;
 }
 
 int store_graph_report_boot(struct store *st, int64_t report_id,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "store/dep-pack.h"
 #include "store/schema.h"
 #include "store/store-int.h"
 #include "store/store-merge.h"
@@ -231,7 +232,10 @@ static int copy_tables(struct merge *m)
 
 	if (sqlite3_prepare_v2(m->st->db,
 			       "SELECT name FROM main.sqlite_schema WHERE type = 'table'"
-			       " AND name NOT LIKE 'sqlite_%' ORDER BY name = 'boots' DESC, name",
+			       " AND name NOT LIKE 'sqlite_%'"
+			       /* a pack names its boot's class ids: written anew */
+			       " AND name <> 'dependency_packs'"
+			       " ORDER BY name = 'boots' DESC, name",
 			       -1, &s, NULL))
 		return merge_fail(m, "unable to read the schema");
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -254,7 +258,7 @@ static int merge_locked(struct merge *m, struct store_merge_result *r)
 {
 	struct strbuf sql = STRBUF_INIT;
 	const struct renumbered *b;
-	long long v;
+	long long v, last;
 	int ret;
 
 	if (exec(m, "CREATE TEMP TABLE merge_dup AS SELECT id FROM src.boots"
@@ -267,7 +271,8 @@ static int merge_locked(struct merge *m, struct store_merge_result *r)
 	r->added = r->boots - (size_t)v;
 	if (!r->added)
 		return 0;	/* every boot is here: nothing to copy */
-	if (find_renumbered(m) || copy_tables(m))
+	if (query_ll(m, "SELECT coalesce(max(id), 0) FROM main.boots", &last) ||
+	    find_renumbered(m) || copy_tables(m))
 		return -1;
 	b = renumbered(m, "boots", "id");
 	if (!b)
@@ -277,6 +282,9 @@ static int merge_locked(struct merge *m, struct store_merge_result *r)
 	/* a row naming a row the source lacks fails the COMMIT (deferred) */
 	ret = exec(m, sql.buf, "unable to drop the boots already held");
 	strbuf_release(&sql);
+	/* the copied boots' packs, from their rows under their new ids */
+	if (!ret)
+		ret = store_pack_missing(m->st, last);
 	return ret;
 }
 

@@ -53,6 +53,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store/dep-pack.h"
 #include "store/schema.h"
 #include "store/store-int.h"
 #include "util/error.h"
@@ -278,6 +279,8 @@ static int store_migrate_one(struct store *st, int from)
 	}
 	snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", from + 1);
 	if (store_exec(st, store_migrations[from], "migrate the schema of") ||
+	    /* the boots stored before packs: one range of rows each */
+	    (from + 1 == store_pack_version && store_pack_missing(st, 0)) ||
 	    store_exec(st, bump, "migrate the schema of") ||
 	    store_exec(st, "COMMIT", "commit the schema of")) {
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
@@ -573,6 +576,8 @@ int store_boot_commit(struct store *st, const char *completeness)
 	sqlite3_bind_int64(s, 2, st->boot_id);
 	ret = store_step_done(st, s, "commit a boot");
 	sqlite3_finalize(s);
+	if (!ret)
+		ret = store_pack_write(st, st->boot_id);
 	if (!ret)
 		ret = store_exec(st, "COMMIT", "commit a boot to");
 	if (ret) {

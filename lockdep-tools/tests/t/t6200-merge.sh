@@ -26,7 +26,7 @@ expect_code() {
 TABLES="boots files reports report_locks report_frames classes dependencies
 chains chain_classes stats lock_stat lock_stat_points selftest traces
 trace_frames graph_chains graph_chain_classes class_usage graph_exports
-selftest_summary"
+selftest_summary dependency_packs"
 
 # rows DB: "table count" for every table above
 rows() {

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dependency packs (dep-pack.h): the codec, its chunked reader, and the
+ * writer that builds a boot's pack from its rows. store-graph.c reads
+ * packs through dep_pack_verify() and dep_pack_each().
+ *
+ * The writer finds boot B's rows by a range of the primary key
+ * (from_class between B's smallest and largest class id) instead of a
+ * scan of every boot's rows, and packs them only if they are all of B's
+ * rows (a count through dependencies_boot). The triggers of schema
+ * version 10 drop the pack whenever a row of B's dependencies or classes
+ * is inserted, replaced, changed or deleted; the header's class count,
+ * class ids and row count let a reader find a pack that outlived a
+ * change the triggers did not see.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "store/dep-pack.h"
+#include "store/store-int.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+#define NULL_U32 0xffffffffu
+#define NULL_U16 0xffffu
+#define NULL_U8 0xffu
+#define CRC_AT 36
+
+static size_t row_size(uint32_t flags)
+{
+	return 8 + (flags & DEP_PACK_TRACE ? 4 : 0) +
+	       (flags & DEP_PACK_DISTANCE ? 2 : 0) +
+	       (flags & DEP_PACK_BITS ? 1 : 0);
+}
+
+uint64_t dep_pack_size(uint64_t nr, uint32_t flags)
+{
+	return DEP_PACK_HEADER + nr * row_size(flags);
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static void put_i64(unsigned char *p, int64_t v)
+{
+	put_u32(p, (uint32_t)(uint64_t)v);
+	put_u32(p + 4, (uint32_t)((uint64_t)v >> 32));
+}
+
+static int64_t get_i64(const unsigned char *p)
+{
+	return (int64_t)(get_u32(p) | (uint64_t)get_u32(p + 4) << 32);
+}
+
+static uint32_t crc(uint32_t crc, const unsigned char *buf, size_t len)
+{
+	/* zlib takes a uInt length */
+	while (len) {
+		uInt n = len > (1u << 30) ? 1u << 30 : (uInt)len;
+
+		crc = (uint32_t)crc32(crc, buf, n);
+		buf += n;
+		len -= n;
+	}
+	return crc;
+}
+
+uint32_t dep_pack_flags(const struct dep_pack_row *rows, size_t nr)
+{
+	uint32_t flags = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (rows[i].trace_id >= 0)
+			flags |= DEP_PACK_TRACE;
+		if (rows[i].distance >= 0)
+			flags |= DEP_PACK_DISTANCE;
+		if (rows[i].dep_bits >= 0)
+			flags |= DEP_PACK_BITS;
+	}
+	return flags;
+}
+
+void dep_pack_encode(struct strbuf *out, const struct dep_pack *boot,
+		     const struct dep_pack_row *rows, size_t nr)
+{
+	uint32_t flags = dep_pack_flags(rows, nr);
+	size_t i, size = row_size(flags), off = out->len;
+	unsigned char *p, *start;
+
+	strbuf_grow(out, DEP_PACK_HEADER + nr * size);
+	start = (unsigned char *)out->buf + off;
+	p = start + DEP_PACK_HEADER;
+	for (i = 0; i < nr; i++) {
+		put_u32(p, rows[i].from);
+		put_u32(p + 4, rows[i].to);
+		p += 8;
+		if (flags & DEP_PACK_TRACE) {
+			put_u32(p, rows[i].trace_id < 0 ? NULL_U32 :
+				   (uint32_t)rows[i].trace_id);
+			p += 4;
+		}
+		if (flags & DEP_PACK_DISTANCE) {
+			uint16_t d = rows[i].distance < 0 ? NULL_U16 :
+				     (uint16_t)rows[i].distance;
+
+			p[0] = d;
+			p[1] = d >> 8;
+			p += 2;
+		}
+		if (flags & DEP_PACK_BITS)
+			*p++ = rows[i].dep_bits < 0 ? NULL_U8 :
+			       (unsigned char)rows[i].dep_bits;
+	}
+	memcpy(start, "LDPK", 4);
+	put_u32(start + 4, DEP_PACK_VERSION);
+	put_u32(start + 8, (uint32_t)nr);
+	put_u32(start + 12, flags);
+	put_u32(start + 16, boot->classes);
+	put_i64(start + 20, boot->lo);
+	put_i64(start + 28, boot->hi);
+	put_u32(start + CRC_AT, crc(crc(0, start, CRC_AT),
+				    start + DEP_PACK_HEADER, nr * size));
+	out->len = off + DEP_PACK_HEADER + nr * size;
+	out->buf[out->len] = '\0';
+}
+
+/* ---- the reader ---- */
+
+static const char *header(struct dep_pack *p, const unsigned char *buf,
+			  size_t len)
+{
+	if (len < DEP_PACK_HEADER || memcmp(buf, "LDPK", 4))
+		return "no pack header";
+	if (get_u32(buf + 4) != DEP_PACK_VERSION)
+		return "unknown pack version";
+	p->nr = get_u32(buf + 8);
+	p->flags = get_u32(buf + 12);
+	p->classes = get_u32(buf + 16);
+	p->lo = get_i64(buf + 20);
+	p->hi = get_i64(buf + 28);
+	p->crc = get_u32(buf + CRC_AT);
+	if (p->flags & ~(uint32_t)DEP_PACK_ALL)
+		return "unknown pack flags";
+	if (p->lo > p->hi || !p->classes)
+		return "no class ids";
+	p->row_size = row_size(p->flags);
+	/* no overflow: nr < 2^32 rows of at most 15 bytes */
+	if ((uint64_t)p->nr * p->row_size != len - DEP_PACK_HEADER)
+		return "pack length does not match its row count";
+	return NULL;
+}
+
+static int src_read(struct dep_pack_src *src, size_t n, size_t off)
+{
+	if (src->read(src->ctx, src->buf, n, off)) {
+		src->unreadable = true;
+		return -1;
+	}
+	return 0;
+}
+
+const char *dep_pack_verify(struct dep_pack *p, struct dep_pack_src *src)
+{
+	const char *why;
+	uint32_t sum;
+	size_t off, n;
+
+	src->unreadable = false;
+	if (src->len < DEP_PACK_HEADER)
+		return "no pack header";
+	if (src_read(src, DEP_PACK_HEADER, 0))
+		return "unreadable";
+	why = header(p, src->buf, src->len);
+	if (why)
+		return why;
+	sum = crc(0, src->buf, CRC_AT);
+	for (off = DEP_PACK_HEADER; off < src->len; off += n) {
+		n = src->len - off < src->chunk ? src->len - off : src->chunk;
+		if (src_read(src, n, off))
+			return "unreadable";
+		sum = crc(sum, src->buf, n);
+	}
+	return sum == p->crc ? NULL : "pack checksum mismatch";
+}
+
+static void decode(const struct dep_pack *p, const unsigned char *rec,
+		   struct dep_pack_row *r)
+{
+	uint32_t v;
+
+	r->from = get_u32(rec);
+	r->to = get_u32(rec + 4);
+	rec += 8;
+	r->trace_id = r->distance = r->dep_bits = -1;
+	if (p->flags & DEP_PACK_TRACE) {
+		v = get_u32(rec);
+		r->trace_id = v == NULL_U32 ? -1 : (int64_t)v;
+		rec += 4;
+	}
+	if (p->flags & DEP_PACK_DISTANCE) {
+		v = rec[0] | rec[1] << 8;
+		r->distance = v == NULL_U16 ? -1 : (int)v;
+		rec += 2;
+	}
+	if (p->flags & DEP_PACK_BITS)
+		r->dep_bits = *rec == NULL_U8 ? -1 : *rec;
+}
+
+int dep_pack_each(const struct dep_pack *p, struct dep_pack_src *src,
+		  int (*fn)(const struct dep_pack_row *r, void *data),
+		  void *data)
+{
+	size_t per = src->chunk / p->row_size, i, n, left = p->nr;
+	size_t off = DEP_PACK_HEADER;
+	struct dep_pack_row row;
+	int ret = 0;
+
+	src->unreadable = false;
+	while (left && !ret) {
+		n = left < per ? left : per;
+		if (src_read(src, n * p->row_size, off))
+			return -1;
+		for (i = 0; i < n && !ret; i++) {
+			decode(p, src->buf + i * p->row_size, &row);
+			ret = fn(&row, data);
+		}
+		off += n * p->row_size;
+		left -= n;
+	}
+	return ret;
+}
+
+/* ---- the writer ---- */
+
+/* An optional column of a row into *@v: false if it does not fit. */
+static bool column_fits(sqlite3_stmt *s, int col, int64_t max, int64_t *v)
+{
+	switch (sqlite3_column_type(s, col)) {
+	case SQLITE_NULL:
+		*v = -1;
+		return true;
+	case SQLITE_INTEGER:
+		*v = sqlite3_column_int64(s, col);
+		return *v >= 0 && *v < max;
+	default:
+		return false;
+	}
+}
+
+/* A class id of a row as its offset from @lo: false if it does not fit. */
+static bool class_fits(sqlite3_stmt *s, int col, int64_t lo, uint32_t *off)
+{
+	int64_t v, d;
+
+	if (sqlite3_column_type(s, col) != SQLITE_INTEGER)
+		return false;
+	v = sqlite3_column_int64(s, col);
+	if (v < lo || __builtin_sub_overflow(v, lo, &d) ||
+	    d >= (int64_t)NULL_U32)
+		return false;
+	*off = (uint32_t)d;
+	return true;
+}
+
+/*
+ * Boot @boot's rows whose from_class lies in [lo, hi] into @rows: 1 if
+ * all fit, 0 if not, -1 on an SQLite error.
+ */
+static int read_rows(struct store *st, int64_t boot, const struct dep_pack *h,
+		     struct dep_pack_row **rows, size_t *nr, size_t *alloc)
+{
+	struct dep_pack_row *r;
+	sqlite3_stmt *s;
+	int64_t bits = -1, dist = -1, trace = -1;
+	int rc, fits = 1;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT from_class, to_class, dep_bits,"
+			       " distance, trace_id, trace IS NOT NULL"
+			       " FROM dependencies WHERE from_class BETWEEN ?2"
+			       /* the primary key's range, not dependencies_boot */
+			       " AND ?3 AND +boot_id = ?1", -1, &s, NULL))
+		return -1;
+	sqlite3_bind_int64(s, 1, boot);
+	sqlite3_bind_int64(s, 2, h->lo);
+	sqlite3_bind_int64(s, 3, h->hi);
+	while (fits && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW_BIG(*rows, *nr + 1, *alloc);
+		r = &(*rows)[(*nr)++];
+		/* integers the format holds, NULL as -1; no trace text */
+		fits = class_fits(s, 0, h->lo, &r->from) &&
+		       class_fits(s, 1, h->lo, &r->to) &&
+		       column_fits(s, 2, NULL_U8, &bits) &&
+		       column_fits(s, 3, NULL_U16, &dist) &&
+		       column_fits(s, 4, NULL_U32, &trace) &&
+		       !sqlite3_column_int(s, 5);
+		r->dep_bits = (int)bits;
+		r->distance = (int)dist;
+		r->trace_id = trace;
+	}
+	sqlite3_finalize(s);
+	if (fits && rc != SQLITE_DONE)
+		return -1;
+	return fits;
+}
+
+/* One integer of a one-row query about @boot; -1 on an SQLite error. */
+static int query_boot(struct store *st, const char *sql, int64_t boot,
+		      int64_t *v, int n)
+{
+	sqlite3_stmt *s;
+	int i, rc;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL))
+		return -1;
+	sqlite3_bind_int64(s, 1, boot);
+	rc = sqlite3_step(s);
+	for (i = 0; rc == SQLITE_ROW && i < n; i++)
+		v[i] = sqlite3_column_type(s, i) == SQLITE_INTEGER ?
+		       sqlite3_column_int64(s, i) : -1;
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Boot @boot's pack into @blob: 1, 0 if it gets none, -1 on an error. */
+static int build(struct store *st, int64_t boot, struct strbuf *blob)
+{
+	struct dep_pack h = { 0 };
+	struct dep_pack_row *rows = NULL;
+	size_t nr = 0, alloc = 0;
+	int64_t v[3], span;
+	uint64_t size, max;
+	int rc;
+
+	if (query_boot(st, "SELECT min(id), max(id), count(*) FROM classes"
+		       " WHERE boot_id = ?1", boot, v, 3))
+		return -1;
+	/* no classes, or ids too far apart for 32-bit offsets: no pack */
+	if (v[2] <= 0 || v[2] > (int64_t)UINT32_MAX ||
+	    __builtin_sub_overflow(v[1], v[0], &span) ||
+	    span >= (int64_t)NULL_U32)
+		return 0;
+	h.lo = v[0];
+	h.hi = v[1];
+	h.classes = (uint32_t)v[2];
+	rc = read_rows(st, boot, &h, &rows, &nr, &alloc);
+	/* every row of the boot, not only those of its class range */
+	if (rc > 0 && query_boot(st, "SELECT count(*) FROM dependencies"
+				 " WHERE boot_id = ?1", boot, v, 1))
+		rc = -1;
+	if (rc > 0 && (v[0] < 0 || (uint64_t)v[0] != nr || nr > UINT32_MAX))
+		rc = 0;
+	if (rc > 0) {
+		/* a blob SQLite takes */
+		size = dep_pack_size(nr, dep_pack_flags(rows, nr));
+		max = (uint64_t)sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, -1);
+		if (size > max || size > INT_MAX)
+			rc = 0;
+	}
+	if (rc > 0)
+		dep_pack_encode(blob, &h, rows, nr);
+	free(rows);
+	return rc;
+}
+
+static int exec(struct store *st, const char *sql)
+{
+	return sqlite3_exec(st->db, sql, NULL, NULL, NULL) ? -1 : 0;
+}
+
+int store_pack_write(struct store *st, int64_t boot)
+{
+	struct strbuf blob = STRBUF_INIT;
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	/* a pack that cannot be written is declined, not the boot */
+	if (exec(st, "SAVEPOINT dep_pack"))
+		goto failed;
+	rc = build(st, boot, &blob);
+	if (rc < 0 || sqlite3_prepare_v2(st->db, rc > 0 ?
+			       "INSERT OR REPLACE INTO dependency_packs"
+			       " (boot_id, pack) VALUES (?1, ?2)" :
+			       "DELETE FROM dependency_packs WHERE boot_id = ?1",
+			       -1, &s, NULL))
+		goto failed;
+	if (sqlite3_bind_int64(s, 1, boot) ||
+	    (rc > 0 && sqlite3_bind_blob(s, 2, blob.buf, (int)blob.len,
+					 SQLITE_STATIC)) ||
+	    sqlite3_step(s) != SQLITE_DONE)
+		goto failed;
+	sqlite3_finalize(s);
+	strbuf_release(&blob);
+	if (exec(st, "RELEASE dep_pack"))
+		goto failed;
+	return 0;
+failed:
+	warning("'%s': unable to write the dependency pack of boot %" PRId64 " (%s); its rows will be read instead",
+		store_path(st), boot, sqlite3_errmsg(st->db));
+	sqlite3_finalize(s);
+	strbuf_release(&blob);
+	/* back to the savepoint: no pack; a transaction SQLite ended is lost */
+	if (sqlite3_get_autocommit(st->db) ||
+	    exec(st, "ROLLBACK TO dep_pack") || exec(st, "RELEASE dep_pack"))
+		return error("unable to write the dependencies of boot %" PRId64 " to '%s': its transaction ended",
+			     boot, store_path(st));
+	return 0;
+}
+
+int store_pack_missing(struct store *st, int64_t after)
+{
+	sqlite3_stmt *s;
+	int64_t *boots = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int rc, ret = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT id FROM boots WHERE id > ?1"
+			       " AND id NOT IN (SELECT boot_id FROM dependency_packs)",
+			       -1, &s, NULL)) {
+		warning("'%s': unable to find the boots without a dependency pack (%s)",
+			store_path(st), sqlite3_errmsg(st->db));
+		return 0;
+	}
+	sqlite3_bind_int64(s, 1, after);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(boots, nr + 1, alloc);
+		boots[nr++] = sqlite3_column_int64(s, 0);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		warning("'%s': unable to find the boots without a dependency pack (%s)",
+			store_path(st), sqlite3_errmsg(st->db));
+	for (i = 0; i < nr && !ret; i++)
+		ret = store_pack_write(st, boots[i]);
+	free(boots);
+	return ret;
+}
