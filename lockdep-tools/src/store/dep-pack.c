@@ -174,20 +174,34 @@ static int src_read(struct dep_pack_src *src, size_t n, size_t off)
 	return 0;
 }
 
-const char *dep_pack_verify(struct dep_pack *p, struct dep_pack_src *src)
+bool dep_pack_ids_fit(int64_t lo, int64_t hi)
 {
-	const char *why;
-	uint32_t sum;
-	size_t off, n;
+	int64_t span;
 
+	return lo <= hi && lo <= INT64_MAX - (int64_t)UINT32_MAX &&
+	       !__builtin_sub_overflow(hi, lo, &span) &&
+	       span < (int64_t)NULL_U32;
+}
+
+const char *dep_pack_header(struct dep_pack *p, struct dep_pack_src *src)
+{
 	src->unreadable = false;
 	if (src->len < DEP_PACK_HEADER)
 		return "no pack header";
 	if (src_read(src, DEP_PACK_HEADER, 0))
 		return "unreadable";
-	why = header(p, src->buf, src->len);
-	if (why)
-		return why;
+	return header(p, src->buf, src->len);
+}
+
+const char *dep_pack_check_crc(const struct dep_pack *p,
+			       struct dep_pack_src *src)
+{
+	uint32_t sum;
+	size_t off, n;
+
+	src->unreadable = false;
+	if (src_read(src, DEP_PACK_HEADER, 0))
+		return "unreadable";
 	sum = crc(0, src->buf, CRC_AT);
 	for (off = DEP_PACK_HEADER; off < src->len; off += n) {
 		n = src->len - off < src->chunk ? src->len - off : src->chunk;
@@ -196,6 +210,13 @@ const char *dep_pack_verify(struct dep_pack *p, struct dep_pack_src *src)
 		sum = crc(sum, src->buf, n);
 	}
 	return sum == p->crc ? NULL : "pack checksum mismatch";
+}
+
+const char *dep_pack_verify(struct dep_pack *p, struct dep_pack_src *src)
+{
+	const char *why = dep_pack_header(p, src);
+
+	return why ? why : dep_pack_check_crc(p, src);
 }
 
 static void decode(const struct dep_pack *p, const unsigned char *rec,
@@ -342,17 +363,16 @@ static int build(struct store *st, int64_t boot, struct strbuf *blob)
 	struct dep_pack h = { 0 };
 	struct dep_pack_row *rows = NULL;
 	size_t nr = 0, alloc = 0;
-	int64_t v[3], span;
+	int64_t v[3];
 	uint64_t size, max;
 	int rc;
 
 	if (query_boot(st, "SELECT min(id), max(id), count(*) FROM classes"
 		       " WHERE boot_id = ?1", boot, v, 3))
 		return -1;
-	/* no classes, or ids too far apart for 32-bit offsets: no pack */
+	/* no classes, or ids the reader would not take (32-bit offsets) */
 	if (v[2] <= 0 || v[2] > (int64_t)UINT32_MAX ||
-	    __builtin_sub_overflow(v[1], v[0], &span) ||
-	    span >= (int64_t)NULL_U32)
+	    !dep_pack_ids_fit(v[0], v[1]))
 		return 0;
 	h.lo = v[0];
 	h.hi = v[1];
@@ -404,6 +424,8 @@ int store_pack_write(struct store *st, int64_t boot)
 	    sqlite3_step(s) != SQLITE_DONE)
 		goto failed;
 	sqlite3_finalize(s);
+	/* not finalized again at failed: */
+	s = NULL;
 	strbuf_release(&blob);
 	if (exec(st, "RELEASE dep_pack"))
 		goto failed;

@@ -91,9 +91,28 @@ struct dep_pack_src {
 };
 
 /*
- * Read and check the header, the length and the CRC of the pack in
- * @src into @p: NULL, or why it is damaged.
+ * Whether a boot whose class ids run from @lo to @hi can have a pack:
+ * each id an offset of less than 0xffffffff from @lo, and @lo plus any
+ * 32-bit offset an int64_t. The writer packs only such boots, and the
+ * reader reads only their packs.
  */
+bool dep_pack_ids_fit(int64_t lo, int64_t hi);
+
+/*
+ * Read and check the header and the length of the pack in @src into
+ * @p: NULL, or why it is damaged. Cheap: only the header is read, so
+ * that a caller can check it against the boot before the whole blob.
+ */
+const char *dep_pack_header(struct dep_pack *p, struct dep_pack_src *src);
+
+/*
+ * Check the CRC of the pack in @src, whose header dep_pack_header()
+ * read into @p: NULL, or why it is damaged.
+ */
+const char *dep_pack_check_crc(const struct dep_pack *p,
+			       struct dep_pack_src *src);
+
+/* dep_pack_header() and then dep_pack_check_crc(). */
 const char *dep_pack_verify(struct dep_pack *p, struct dep_pack_src *src);
 
 /*

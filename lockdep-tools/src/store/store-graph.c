@@ -299,12 +299,14 @@ static int pack_dep(const struct dep_pack_row *row, void *data)
 }
 
 /*
- * Boot @boot's dependencies from its pack: 1 if it has none or a damaged
- * or stale one (the caller reads its rows), else 0, -1 or @fn's return.
- * Nothing reaches @fn before the whole pack was checked, and against
- * the boot's classes and rows as they are.
+ * Boot @boot's dependencies from its pack: 0, -1 or @fn's return (any
+ * value). If it has no pack or a damaged or stale one, *@rows is set
+ * and 0 returned: the caller reads its rows. Nothing reaches @fn before
+ * the pack's header was checked against the boot's classes and rows as
+ * they are, and then the whole pack against its CRC.
  */
-static int read_pack(struct store *st, int64_t boot, struct dep_reader *r)
+static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
+		     bool *rows)
 {
 	unsigned char *buf = NULL;
 	sqlite3_blob *b = NULL;
@@ -313,8 +315,9 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r)
 	struct dep_pack p;
 	const char *why = NULL;
 	int64_t lo = 0, hi = 0, classes = 0, deps = 0;
-	int rc, ret = 1;
+	int rc, ret = 0;
 
+	*rows = false;
 	/* each count through an index: classes_boot_name, dependencies_boot */
 	if (sqlite3_prepare_v2(st->db, "SELECT typeof(pack) = 'blob', c.lo, c.hi,"
 			       " c.n, (SELECT count(*) FROM dependencies"
@@ -336,8 +339,10 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r)
 		deps = sqlite3_column_int64(s, 4);
 	}
 	sqlite3_finalize(s);
-	if (rc == SQLITE_DONE)
-		return 1;
+	if (rc == SQLITE_DONE) {
+		*rows = true;
+		return 0;
+	}
 	if (rc != SQLITE_ROW)
 		return store_fail(st, "unable to read");
 	if (why)
@@ -350,14 +355,17 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r)
 	src.ctx = b;
 	src.len = (size_t)sqlite3_blob_bytes(b);
 	src.buf = buf = xmalloc(src.chunk);
-	why = dep_pack_verify(&p, &src);
+	why = dep_pack_header(&p, &src);
 	/* the boot as it is now, not as it was packed: stale */
 	if (!why && (p.lo != lo || p.hi != hi || p.classes != classes ||
 		     p.nr != deps))
 		why = "it does not match its boot's classes and dependencies";
-	/* base + an offset fits: p.hi - p.lo < 2^32 is not promised */
-	if (!why && lo > INT64_MAX - (int64_t)UINT32_MAX)
+	/* base + an offset fits: what the writer packs (dep_pack_ids_fit) */
+	if (!why && !dep_pack_ids_fit(lo, hi))
 		why = "its class ids are out of range";
+	/* the whole blob only for a header that matches its boot */
+	if (!why)
+		why = dep_pack_check_crc(&p, &src);
 	if (!why) {
 		r->d.boot_id = boot;
 		r->base = lo;
@@ -372,7 +380,8 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r)
 damaged:
 	warning("'%s': the dependency pack of boot %" PRId64 " is damaged (%s); reading its rows instead",
 		store_path(st), boot, why);
-	return 1;
+	*rows = true;
+	return 0;
 }
 
 static int deps_locked(struct store *st, const int64_t *boots, size_t nr,
@@ -386,15 +395,14 @@ static int deps_locked(struct store *st, const int64_t *boots, size_t nr,
 	sqlite3_stmt *s = NULL;
 	size_t i, nr_rest = 0;
 	int rc = SQLITE_DONE, ret;
+	bool rows;
 
 	ret = load_traces(st, boots, nr, &traces);
 	/* the packed boots, then one statement for the others' rows */
 	for (i = 0; i < nr && !ret; i++) {
-		ret = read_pack(st, boots[i], &r);
-		if (ret == 1) {
+		ret = read_pack(st, boots[i], &r, &rows);
+		if (!ret && rows)
 			rest[nr_rest++] = boots[i];
-			ret = 0;
-		}
 	}
 	if (ret || !nr_rest)
 		goto out;

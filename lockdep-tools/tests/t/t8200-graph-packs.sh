@@ -18,10 +18,18 @@ collect() { "$BIN/lockdep-collect" "$@" >/dev/null 2>&1; test $? -le 1; }
 q() { sqlite3 "$1" "$2"; }
 packs() { q "$1" "SELECT count(*) FROM dependency_packs"; }
 packed() { q "$1" "SELECT ifnull(group_concat(boot_id), '-') FROM dependency_packs"; }
+# dot DB BOOT OUT: the DOT graph of BOOT to OUT (its stderr OUT.err):
+# every edge with its kind, distance and site, which the summary of
+# --json (counts, components, cycles) does not show
+dot() {
+	"$BIN/lockdep-graph" --db "$1" --boot "$2" --sites >"$3" 2>"$3.err" &&
+	grep -q -- " -> " "$3"
+}
 # same_output DB CMD...: CMD's output with the packs of DB and from a
-# copy of DB without them, the database name aside
+# copy of DB without them, the database name aside; and so the DOT graph
+# of each boot of DB
 same_output() {
-	local db=$1
+	local db=$1 b
 	shift
 	"$@" --db "$db" >with.out 2>with.err &&
 	cp "$db" rows.db &&
@@ -30,7 +38,13 @@ same_output() {
 	"$@" --db rows.db >rows.out 2>rows.err &&
 	sed "s|rows\.db|$db|g" rows.out >rows.fixed &&
 	test_cmp rows.fixed with.out &&
-	! grep -q pack with.err
+	! grep -q pack with.err &&
+	for b in $(q "$db" "SELECT id FROM boots ORDER BY id")
+	do
+		dot "$db" "$b" with.dot && dot rows.db "$b" rows.dot &&
+		test_cmp rows.dot with.dot &&
+		! grep -q pack with.dot.err || return 1
+	done
 }
 V10="DROP TABLE dependency_packs;
 	DROP TRIGGER dependency_packs_dep_insert;
@@ -63,16 +77,47 @@ test_expect_success 'collect packs each boot: header, row count, flags' '
 		WHERE boot_id = 1")" = 07000000 ]
 '
 
+# the rows of boot 1 and boot 2 named by SQL
+DEP1="(SELECT min(from_class) FROM dependencies WHERE boot_id = 1)"
+CLASS1="(SELECT max(id) FROM classes WHERE boot_id = 1)"
+
 # and no warning: the header names the boot's classes and rows as they are
 test_expect_success 'graph and diff print the same from the pack as from the rows' '
 	same_output "$DB" "$BIN/lockdep-graph" --boot 1 --json --sites &&
+	same_output "$DB" "$BIN/lockdep-graph" --boot 1 --sites &&
+	same_output "$DB" "$BIN/lockdep-graph" --boots all --sites &&
 	same_output "$DB" "$BIN/lockdep-graph" --boots all --cycles --list &&
 	same_output "$DB" "$BIN/lockdep-diff" --json 1 2
 '
 
-# the rows of boot 1 and boot 2 named by SQL
-DEP1="(SELECT min(from_class) FROM dependencies WHERE boot_id = 1)"
-CLASS1="(SELECT max(id) FROM classes WHERE boot_id = 1)"
+# a pack that disagrees with its rows in an edge's distance, trace id,
+# kind or class, with a valid CRC and a header that matches its boot
+# (the update trigger dropped, the pack is read): the comparison of
+# same_output must fail, through the edges of the DOT graph
+test_expect_success 'same_output sees a valid pack whose edges differ from the rows' '
+	dot "$DB" 1 good.dot &&
+	while IFS= read -r change
+	do
+		[ -n "$change" ] || continue
+		cp "$DB" x.db &&
+		q x.db "DROP TRIGGER dependency_packs_dep_update; $change" &&
+		[ "$(packed x.db)" = 1,2 ] &&
+		# the pack is read without a warning: the edges as they were
+		dot x.db 1 x.dot && ! grep -q pack x.dot.err &&
+		test_cmp good.dot x.dot &&
+		! same_output x.db "$BIN/lockdep-graph" --boot 1 --json --sites &&
+		! same_output x.db "$BIN/lockdep-graph" --boot 1 --sites &&
+		dot rows.db 1 rows.dot && ! test_cmp good.dot rows.dot >/dev/null ||
+		{ echo "not seen: $change"; return 1; }
+	done <<-EOF
+	UPDATE dependencies SET distance = distance + 1 WHERE from_class = $DEP1
+	UPDATE dependencies SET trace_id = (SELECT max(id) FROM traces WHERE boot_id = 1 AND site IS NOT NULL AND id NOT IN (SELECT ifnull(trace_id, -1) FROM dependencies WHERE from_class = $DEP1)) WHERE from_class = $DEP1
+	UPDATE dependencies SET trace_id = NULL WHERE from_class = $DEP1
+	UPDATE dependencies SET dep_bits = CASE dep_bits WHEN 8 THEN 4 ELSE 8 END WHERE from_class = $DEP1
+	UPDATE dependencies SET to_class = (SELECT max(id) FROM classes WHERE boot_id = 1 AND id NOT IN (SELECT to_class FROM dependencies WHERE from_class = $DEP1)) WHERE from_class = $DEP1 AND to_class = (SELECT min(to_class) FROM dependencies WHERE from_class = $DEP1)
+	EOF
+'
+
 test_expect_success 'a changed dependency or class row drops its boot pack, REPLACE too' '
 	while IFS="|" read -r want change
 	do
@@ -99,6 +144,7 @@ test_expect_success 'a changed dependency or class row drops its boot pack, REPL
 
 test_expect_success 'a pack that outlived a change the triggers missed is not read' '
 	"$BIN/lockdep-graph" --db "$DB" --boot 1 --json --sites >good.out &&
+	dot "$DB" 1 good.dot &&
 	for change in \
 		"DROP TRIGGER dependency_packs_dep_delete; DELETE FROM dependencies WHERE from_class = $DEP1" \
 		"DROP TRIGGER dependency_packs_dep_insert; INSERT INTO dependencies (boot_id, from_class, to_class) SELECT 1, max(id), min(id) FROM classes WHERE boot_id = 1 AND id NOT IN (SELECT to_class FROM dependencies WHERE from_class = (SELECT max(id) FROM classes WHERE boot_id = 1))" \
@@ -110,15 +156,21 @@ test_expect_success 'a pack that outlived a change the triggers missed is not re
 		[ "$(packed s.db)" != 2 ] &&
 		"$BIN/lockdep-graph" --db s.db --boot 1 --json --sites >s.out 2>s.err &&
 		grep -q "^lockdep-graph: warning: .s.db.: the dependency pack of boot 1 is damaged (it does not match" s.err &&
+		dot s.db 1 s.dot &&
+		grep -q "^lockdep-graph: warning: .s.db.: the dependency pack of boot 1 is damaged (it does not match" s.dot.err &&
+		! test_cmp good.dot s.dot >/dev/null &&
 		q s.db "DELETE FROM dependency_packs" &&
 		"$BIN/lockdep-graph" --db s.db --boot 1 --json --sites >rows.out 2>rows.err &&
-		test_cmp rows.out s.out ||
+		test_cmp rows.out s.out &&
+		dot s.db 1 rows.dot && ! grep -q pack rows.dot.err &&
+		test_cmp rows.dot s.dot ||
 		{ echo "read after: $change"; cat s.err; return 1; }
 	done
 '
 
 test_expect_success 'a damaged pack or one that is no blob is named, and the rows are read' '
 	"$BIN/lockdep-graph" --db "$DB" --boot 1 --json >good.out &&
+	dot "$DB" 1 good.dot &&
 	for damage in \
 		"substr(pack, 1, 100) || x'\''ff'\'' || substr(pack, 102)" \
 		"substr(pack, 1, length(pack) - 1)" \
@@ -133,6 +185,8 @@ test_expect_success 'a damaged pack or one that is no blob is named, and the row
 		"$BIN/lockdep-graph" --db d.db --boot 1 --json >d.out 2>d.err &&
 		grep -q "^lockdep-graph: warning: .d.db.: the dependency pack of boot 1 is damaged" d.err &&
 		sed "s|d\.db|$DB|" d.out | test_cmp good.out - &&
+		dot d.db 1 d.dot && grep -q "damaged" d.dot.err &&
+		test_cmp good.dot d.dot &&
 		"$BIN/lockdep-diff" --db d.db --json 1 2 >/dev/null 2>d.err &&
 		grep -q "damaged" d.err ||
 		{ echo "damage: $damage"; cat d.err; return 1; }
@@ -147,7 +201,8 @@ test_expect_success 'a boot the format cannot hold gets no pack and reads its ro
 		q big.db "$change" &&
 		repack big.db &&
 		[ "$(packed big.db)" = 2,3 ] &&
-		same_output big.db "$BIN/lockdep-graph" --boot 1 --json --sites ||
+		same_output big.db "$BIN/lockdep-graph" --boot 1 --json --sites &&
+		same_output big.db "$BIN/lockdep-graph" --boot 1 --sites ||
 		{ echo "packed after: $change"; return 1; }
 	done <<-EOF
 	UPDATE dependencies SET distance = 70000 WHERE from_class = $DEP1
@@ -183,6 +238,7 @@ test_expect_success 'a pack of more than 64 KiB, every optional field: the same 
 	[ "$(q large-m.db "SELECT count(*) FROM dependencies WHERE boot_id = 1 AND distance IS NULL")" -gt 0 ] &&
 	[ "$(q large-m.db "SELECT count(*) FROM dependencies WHERE boot_id = 1 AND dep_bits IS NULL")" -gt 0 ] &&
 	same_output large-m.db "$BIN/lockdep-graph" --boot 1 --json --sites &&
+	same_output large-m.db "$BIN/lockdep-graph" --boot 1 --sites &&
 	same_output large-m.db "$BIN/lockdep-graph" --boots all --cycles --list &&
 	same_output large-m.db "$BIN/lockdep-diff" --json 1 2
 '
