@@ -146,16 +146,18 @@ if [ -n "$LLVM_SYMBOLIZER" ]; then
 fi
 # The build directory as DWARF names it: ours prints paths relative to
 # it, addr2line absolute ones; the first address both place in a file
-# tells it.
+# tells it. addr2line joins a header's "./include/..." name as
+# "DIR/./include/...": that "/./" is one "/" first, else DIR would be
+# taken as "DIR/." and strip only the headers' paths.
 SRCDIR=$(paste -d '|' "$LOG/ours.raw" "$LOG/addr2line.raw" | awk -F'|' '!done {
 	o = $1; sub(/.* /, "", o); sub(/:[0-9]+$/, "", o)
-	p = $2; sub(/.* /, "", p); sub(/:[0-9]+$/, "", p)
+	p = $2; gsub(/\/\.\//, "/", p); sub(/.* /, "", p); sub(/:[0-9]+$/, "", p)
 	n = length(p) - length(o)
 	if (o != "??" && p ~ /^\// && n > 1 && substr(p, n) == "/" o) {
 		print substr(p, 1, n - 1); done = 1
 	}
 }')
-norm_path() { sed -e "s|${SRCDIR:-//}/||g" -e 's|\./||g' -e 's|??:?|??:0|g'; }
+norm_path() { sed -e 's|/\./|/|g' -e "s|${SRCDIR:-//}/||g" -e 's|\./||g' -e 's|??:?|??:0|g'; }
 for r in ours $peers; do
 	norm_path <"$LOG/$r.raw" >"$LOG/$r.rec"
 done
