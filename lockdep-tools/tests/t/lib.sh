@@ -135,6 +135,17 @@ patched_proc_dir() {
 
 # snapshot, then unchanged: the database $DB holds what it held at the
 # snapshot (nothing stored is lost or changed by a refused input).
+# The SQL that takes a database back from schema version 10 to 9 (the
+# dependency packs), for the tests of older databases.
+UNDO_V10="DROP TABLE dependency_packs;
+	DROP TRIGGER dependency_packs_dep_insert;
+	DROP TRIGGER dependency_packs_dep_update;
+	DROP TRIGGER dependency_packs_dep_delete;
+	DROP TRIGGER dependency_packs_class_insert;
+	DROP TRIGGER dependency_packs_class_update;
+	DROP TRIGGER dependency_packs_class_delete;
+	DROP INDEX dependencies_boot"
+
 snapshot() { sqlite3 "$DB" .dump >"$TRASH/db.before"; }
 unchanged() { sqlite3 "$DB" .dump >"$TRASH/db.after" && cmp "$TRASH/db.before" "$TRASH/db.after"; }
 

@@ -64,14 +64,7 @@ test_expect_success 'our database from before application_id: opened, migrated, 
 	collect --db old.db --log "$LOG" >/dev/null &&
 	# back to version 5: undo migrations 10 (dependency_packs), 9
 	# (not_offered), 8 (workloads), 7 (partial_reason) and 6
-	sqlite3 old.db "DROP TABLE dependency_packs;
-		DROP TRIGGER dependency_packs_dep_insert;
-		DROP TRIGGER dependency_packs_dep_update;
-		DROP TRIGGER dependency_packs_dep_delete;
-		DROP TRIGGER dependency_packs_class_insert;
-		DROP TRIGGER dependency_packs_class_update;
-		DROP TRIGGER dependency_packs_class_delete;
-		DROP INDEX dependencies_boot;
+	sqlite3 old.db "$UNDO_V10;
 		ALTER TABLE boots DROP COLUMN not_offered;
 		DROP VIEW report_workload_phase; DROP TABLE workloads;
 		ALTER TABLE reports DROP COLUMN kmsg_seq;

@@ -46,18 +46,10 @@ same_output() {
 		! grep -q pack with.dot.err || return 1
 	done
 }
-V10="DROP TABLE dependency_packs;
-	DROP TRIGGER dependency_packs_dep_insert;
-	DROP TRIGGER dependency_packs_dep_update;
-	DROP TRIGGER dependency_packs_dep_delete;
-	DROP TRIGGER dependency_packs_class_insert;
-	DROP TRIGGER dependency_packs_class_update;
-	DROP TRIGGER dependency_packs_class_delete;
-	DROP INDEX dependencies_boot"
 # repack DB: back to schema version 9, then a collect (boot 3) migrates
 # DB, which packs every boot stored before
 repack() {
-	q "$1" "$V10; PRAGMA user_version = 9" &&
+	q "$1" "$UNDO_V10; PRAGMA user_version = 9" &&
 	collect --db "$1" --proc-dir "$FIX" --label repacked &&
 	[ "$(q "$1" "PRAGMA user_version")" = 10 ]
 }
