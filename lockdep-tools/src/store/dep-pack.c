@@ -68,15 +68,7 @@ static int64_t get_i64(const unsigned char *p)
 
 static uint32_t crc(uint32_t crc, const unsigned char *buf, size_t len)
 {
-	/* zlib takes a uInt length */
-	while (len) {
-		uInt n = len > (1u << 30) ? 1u << 30 : (uInt)len;
-
-		crc = (uint32_t)crc32(crc, buf, n);
-		buf += n;
-		len -= n;
-	}
-	return crc;
+	return (uint32_t)crc32_z(crc, buf, len);
 }
 
 uint32_t dep_pack_flags(const struct dep_pack_row *rows, size_t nr)
