@@ -89,12 +89,11 @@ if [ -n "$script" ]; then
 	mkdir -p "$w/workload"
 	install -m 0755 "$script" "$w/workload/run"
 	[ -z "$files" ] || cp -R "$files/." "$w/workload/files"
-	(cd "$w" && find . -print0 | LC_ALL=C sort -z |
-		cpio --null -o -H newc --owner=0:0 --quiet) | gzip -n >"$w.cpio.gz"
+	cpio_pack "$w" "$w.cpio.gz"
 	cat "$INITRD" "$WORKLOAD_INITRD" "$w.cpio.gz" >"$dir/initrd.cpio.gz"
+	export VM_INITRD=$dir/initrd.cpio.gz
 	"$TOP/vm/disk.sh" "$dir/disk.img"
-	qemu_args=(-d "$dir" -t $((timeout + wtime)) -a "$append"
-		-i "$dir/initrd.cpio.gz" -D "$dir/disk.img")
+	qemu_args=(-d "$dir" -t $((timeout + wtime)) -a "$append" -D "$dir/disk.img")
 	collect_args=(--run "$run" --run-timeout "$wtime")
 	progress "workload $run${files:+ with $files/}: up to ${wtime}s"
 fi

@@ -33,11 +33,9 @@ install -m 0755 "$TOP/vm/init" "$ROOT/init"
 if [ -d "$MODULES/lib/modules" ]; then
 	cp -a "$MODULES/lib/modules" "$ROOT/lib/"
 fi
-# pack DIR OUT: DIR as a gzipped newc archive, files in a fixed order
+# pack DIR OUT: cpio_pack, said
 pack() {
-	(cd "$1" && find . -print0 | LC_ALL=C sort -z |
-		cpio --null -o -H newc --owner=0:0 --quiet) | gzip -9n >"$2.tmp"
-	mv "$2.tmp" "$2"
+	cpio_pack "$1" "$2"
 	progress "$(du -h "$2" | cut -f1) ${2#"$TOP"/}"
 }
 pack "$ROOT" "$OUT"

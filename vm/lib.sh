@@ -13,14 +13,15 @@ KREPO=$BUILD/linux
 #   plain    the pristine tree, same config, the scenario module built out of
 #            tree: the baseline of bench/lock-hotpath.sh
 # VM_MODULES and VM_INITRD replace the lockdep kernel's installed modules
-# and initramfs (vm/scenario-module.sh: a rebuilt scenario module), and
+# and initramfs (vm/scenario-module.sh: a rebuilt scenario module; VM_INITRD
+# also the plain kernel's: boot.sh -r, one with the workload appended), and
 # VM_KERNEL its image: a kernel built elsewhere (make vm-boot KERNEL_IMAGE=
 # or KERNEL_TREE=), whose modules are optional.
 case ${KERNEL_VARIANT:-lockdep} in
 lockdep) KSRC=$KREPO MODULES=${VM_MODULES:-$BUILD/modules}
 	INITRD=${VM_INITRD:-$BUILD/initramfs.cpio.gz} ;;
 plain) KSRC=$BUILD/linux-plain MODULES=$BUILD/linux-plain.modules
-	INITRD=$BUILD/initramfs-plain.cpio.gz ;;
+	INITRD=${VM_INITRD:-$BUILD/initramfs-plain.cpio.gz} ;;
 *) echo "KERNEL_VARIANT must be lockdep or plain, not '$KERNEL_VARIANT'" >&2
 	exit 64 ;;
 esac
@@ -50,6 +51,14 @@ progress() {
 die() {
 	printf '%s: error: %s\n' "${STEP:-vm}" "$*" >&2
 	exit 1
+}
+
+# cpio_pack DIR OUT: DIR as a gzipped newc archive for the kernel to
+# unpack, files in a fixed order and owned by root
+cpio_pack() {
+	(cd "$1" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --owner=0:0 --quiet) | gzip -9n >"$2.tmp"
+	mv "$2.tmp" "$2"
 }
 
 # check_name WHAT VALUE: VALUE names files and directories under build/

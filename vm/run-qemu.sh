@@ -3,7 +3,7 @@
 #
 # Boot the lockdep guest in QEMU and wait for it to power off.
 #
-#   vm/run-qemu.sh [-d DIR] [-t SECONDS] [-a "KERNEL ARGS"] [-i INITRD] [-D DISK]
+#   vm/run-qemu.sh [-d DIR] [-t SECONDS] [-a "KERNEL ARGS"] [-D DISK]
 #
 # DIR (default build/vm/run) receives console.log (ttyS0, the kernel
 # console), qemu.log (QEMU's own messages), qemu.pid (QEMU's pidfile) and
@@ -19,8 +19,8 @@
 # with a parent-death signal. ACCEL=tcg|kvm|auto picks the
 # accelerator; auto (default) uses KVM only if vm/kvm-probe.sh says a KVM
 # guest boots on this machine, and TCG otherwise. KERNEL_VARIANT=plain
-# boots the plain kernel and its initramfs (see lib.sh); -i INITRD boots
-# another initramfs (boot.sh -r: one with the workload appended). -D DISK
+# boots the plain kernel and its initramfs, VM_INITRD another initramfs
+# (see lib.sh). -D DISK
 # attaches a raw image as a virtio-blk disk, the guest's /dev/vda. SMP=N
 # gives the guest N CPUs (default 2). QEMU_ARGS: more QEMU options, split
 # on spaces (for example "-icount shift=0").
@@ -31,17 +31,15 @@ STEP=qemu
 dir=$BUILD/vm/run
 timeout=300
 append=""
-initrd=$INITRD
 disk=()
-while getopts d:t:a:i:D: opt; do
+while getopts d:t:a:D: opt; do
 	case $opt in
 	d) dir=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	a) append=$OPTARG ;;
-	i) initrd=$OPTARG ;;
 	D) [ -f "$OPTARG" ] || die "no disk image '$OPTARG'"
 	   disk=(-drive "file=$OPTARG,if=virtio,format=raw,cache=unsafe") ;;
-	*) echo "usage: $0 [-d DIR] [-t SECONDS] [-a \"KERNEL ARGS\"] [-i INITRD] [-D DISK]" >&2
+	*) echo "usage: $0 [-d DIR] [-t SECONDS] [-a \"KERNEL ARGS\"] [-D DISK]" >&2
 	   exit 64 ;;
 	esac
 done
@@ -51,6 +49,7 @@ case $smp in
 esac
 
 kernel=$KIMAGE
+initrd=$INITRD
 [ -f "$kernel" ] || die "$kernel missing: run 'make kernel'"
 [ -f "$initrd" ] || die "$initrd missing: run 'make initramfs'"
 
