@@ -10,7 +10,8 @@
 #            then check that every requested option survived olddefconfig
 #   build    bzImage, modules and vmlinux (ccache under build/ccache)
 #   export   regenerate kernel-patches/*.patch and series from the commits
-#            on top of "pristine" (the only way patches are edited)
+#            on top of "pristine" (the only way patches are edited), and
+#            0000-cover-letter.patch around the subject and text it had
 #   all      tree + patches + config + build
 # Each step is skipped when a stamp of its inputs says nothing changed.
 #
@@ -189,18 +190,54 @@ do_build() {
 	progress "build: $(kmake -s kernelrelease) ($(cat "$BUILD/linux-source-version"))"
 }
 
+# cover_part FILE subject|blurb: the part of a cover letter that is ours,
+# not format-patch's: the subject without its "[PATCH 0/N] " (unfolded),
+# or the text between the headers and the shortlog ("Name (N):")
+cover_part() {
+	awk -v part="$2" '
+	part == "subject" && /^Subject: / {
+		s = $0; sub(/^Subject: \[PATCH[^]]*\] /, "", s); subj = 1; next }
+	subj && /^[ \t]/ { sub(/^[ \t]+/, " "); s = s $0; next }
+	subj { print s; exit }
+	part == "blurb" && !body && /^$/ { body = 1; next }
+	part == "blurb" && body && /^[^ ].* \([0-9]+\):$/ { exit }
+	part == "blurb" && body { line[++n] = $0 }
+	END { while (n && line[n] == "") n--; for (i = 1; i <= n; i++) print line[i] }
+	' "$1"
+}
+
 do_export() {
-	local n
+	local n cover=$PATCHES/0000-cover-letter.patch subject="" blurb=""
 	git -C "$KSRC" rev-parse -q --verify pristine >/dev/null ||
 		die "no kernel tree in $KSRC: run '$0 tree' first"
 	n=$(git -C "$KSRC" rev-list --count pristine..HEAD)
+	# the cover letter's text is kept across exports; format-patch
+	# writes the rest (shortlog, diffstat) anew
+	if [ -f "$cover" ]; then
+		subject=$(cover_part "$cover" subject)
+		blurb=$(cover_part "$cover" blurb)
+	fi
 	rm -f "$PATCHES"/*.patch
 	if [ "$n" -gt 0 ]; then
-		git -C "$KSRC" format-patch -q --no-signature --zero-commit \
+		# sender and date of the cover letter: the last commit's, so
+		# that exporting unchanged commits changes no file
+		git -C "$KSRC" -c user.name="$(git -C "$KSRC" log -1 --format=%an)" \
+			-c user.email="$(git -C "$KSRC" log -1 --format=%ae)" \
+			format-patch -q --no-signature --zero-commit --cover-letter \
 			-o "$PATCHES" pristine..HEAD
+		SUBJECT=$subject BLURB=$blurb \
+		DATE=$(git -C "$KSRC" log -1 --format=%aD) awk '
+			/^Date: / && !d { print "Date: " ENVIRON["DATE"]; d = 1; next }
+			/\*\*\* SUBJECT HERE \*\*\*/ && ENVIRON["SUBJECT"] != "" {
+				sub(/\*\*\* SUBJECT HERE \*\*\*/, ENVIRON["SUBJECT"]) }
+			/^\*\*\* BLURB HERE \*\*\*$/ && ENVIRON["BLURB"] != "" {
+				print ENVIRON["BLURB"]; next }
+			{ print }' "$cover" >"$cover.tmp"
+		mv "$cover.tmp" "$cover"
 	fi
-	(cd "$PATCHES" && ls -1 -- *.patch 2>/dev/null || true) >"$PATCHES/series"
-	progress "export: $n patches written to kernel-patches/"
+	(cd "$PATCHES" && ls -1 -- *.patch 2>/dev/null |
+		grep -vx '0000-cover-letter.patch' || true) >"$PATCHES/series"
+	progress "export: $n patches and their cover letter written to kernel-patches/"
 }
 
 if [ "$VARIANT" = plain ]; then
