@@ -406,7 +406,9 @@ int store_pack_write(struct store *st, int64_t boot)
 	rc = build(st, boot, &blob);
 	if (rc < 0 || sqlite3_prepare_v2(st->db, rc > 0 ?
 			       "INSERT OR REPLACE INTO dependency_packs"
-			       " (boot_id, pack) VALUES (?1, ?2)" :
+			       " (boot_id, pack, schema_version) VALUES (?1, ?2,"
+			       " (SELECT schema_version"
+			       " FROM main.pragma_schema_version))" :
 			       "DELETE FROM dependency_packs WHERE boot_id = ?1",
 			       -1, &s, NULL))
 		goto failed;

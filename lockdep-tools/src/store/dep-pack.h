@@ -125,7 +125,8 @@ int dep_pack_each(const struct dep_pack *p, struct dep_pack_src *src,
 
 /*
  * Write (or replace) the pack of boot @boot from its dependency rows, in
- * the caller's transaction. A boot with no classes, a row the format
+ * the caller's transaction, stamped with the schema cookie it is written
+ * under (schema.c, version 11). A boot with no classes, a row the format
  * cannot hold (a trace text, a value that is not an integer or out of
  * range, a class below the boot's smallest), a row outside the range of
  * the boot's class ids or a pack larger than SQLite takes gets none, and

@@ -516,7 +516,8 @@ static const char migration_9[] =
  * Version 10: each boot's dependency rows as one checked blob
  * (store/dep-pack.h), so that a graph or a diff of a million edges reads
  * one value instead of stepping a million rows. The writers add the pack
- * when they commit a boot (and store.c packs the boots stored before).
+ * when they commit a boot (and store.c packs the boots stored before,
+ * once the schema is at store_pack_version).
  *
  * The triggers drop a boot's pack whenever a dependency or class row of
  * its boot is inserted, deleted or has a column the pack depends on
@@ -566,6 +567,22 @@ static const char migration_10[] =
 	"CREATE TRIGGER dependency_packs_class_delete AFTER DELETE ON classes\n"
 	"BEGIN DELETE FROM dependency_packs WHERE boot_id = OLD.boot_id; END;\n";
 
+/*
+ * Version 11: the schema cookie (PRAGMA schema_version) each pack was
+ * written under. SQLite bumps the cookie on every change of the schema,
+ * dropping a trigger included, so a pack whose stamp is the cookie of
+ * now has had the triggers of version 10 watching its boot ever since
+ * it was written: the reader takes its header as the truth and skips
+ * counting the boot's rows (a million index entries for a million
+ * dependencies: a sixth of a graph's load). Any other pack, unstamped
+ * or from before a schema change (VACUUM too), is still checked against
+ * the rows. The packs are written anew, stamped, after this migration
+ * (store_pack_version).
+ */
+static const char migration_11[] =
+	"DELETE FROM dependency_packs;\n"
+	"ALTER TABLE dependency_packs ADD COLUMN schema_version INTEGER;\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
@@ -577,9 +594,10 @@ const char *const store_migrations[] = {
 	migration_8,
 	migration_9,
 	migration_10,
+	migration_11,
 };
 
-const int store_pack_version = 10;
+const int store_pack_version = 11;
 
 const int store_app_id_version = 6;
 

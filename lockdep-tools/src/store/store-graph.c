@@ -303,7 +303,9 @@ static int pack_dep(const struct dep_pack_row *row, void *data)
  * value). If it has no pack or a damaged or stale one, *@rows is set
  * and 0 returned: the caller reads its rows. Nothing reaches @fn before
  * the pack's header was checked against the boot's classes and rows as
- * they are, and then the whole pack against its CRC.
+ * they are (unless the pack is stamped with the schema cookie of now:
+ * the triggers saw every change since it was written, schema.c's version
+ * 11), and then the whole pack against its CRC.
  */
 static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 		     bool *rows)
@@ -315,28 +317,21 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 	struct dep_pack p;
 	const char *why = NULL;
 	int64_t lo = 0, hi = 0, classes = 0, deps = 0;
-	int rc, ret = 0;
+	int rc, ret = 0, fresh = 0;
 
 	*rows = false;
-	/* each count through an index: classes_boot_name, dependencies_boot */
-	if (sqlite3_prepare_v2(st->db, "SELECT typeof(pack) = 'blob', c.lo, c.hi,"
-			       " c.n, (SELECT count(*) FROM dependencies"
-			       " WHERE boot_id = ?1) FROM dependency_packs,"
-			       " (SELECT min(id) lo, max(id) hi, count(*) n"
-			       " FROM classes WHERE boot_id = ?1) c"
-			       " WHERE boot_id = ?1", -1, &s, NULL))
+	if (sqlite3_prepare_v2(st->db, "SELECT typeof(pack) = 'blob',"
+			       " schema_version IS (SELECT schema_version"
+			       " FROM main.pragma_schema_version)"
+			       " FROM dependency_packs WHERE boot_id = ?1",
+			       -1, &s, NULL))
 		return store_fail(st, "unable to read");
 	sqlite3_bind_int64(s, 1, boot);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		if (!sqlite3_column_int(s, 0))
 			why = "not a blob";
-		else if (sqlite3_column_type(s, 1) == SQLITE_NULL)
-			why = "its boot has no classes";
-		lo = sqlite3_column_int64(s, 1);
-		hi = sqlite3_column_int64(s, 2);
-		classes = sqlite3_column_int64(s, 3);
-		deps = sqlite3_column_int64(s, 4);
+		fresh = sqlite3_column_int(s, 1);
 	}
 	sqlite3_finalize(s);
 	if (rc == SQLITE_DONE) {
@@ -347,6 +342,34 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 		return store_fail(st, "unable to read");
 	if (why)
 		goto damaged;
+	/*
+	 * Stamped under another schema (the triggers may have been away):
+	 * the boot as it is now, each count through an index
+	 * (classes_boot_name, dependencies_boot)
+	 */
+	if (!fresh) {
+		if (sqlite3_prepare_v2(st->db, "SELECT min(id), max(id), count(*),"
+				       " (SELECT count(*) FROM dependencies"
+				       " WHERE boot_id = ?1)"
+				       " FROM classes WHERE boot_id = ?1",
+				       -1, &s, NULL))
+			return store_fail(st, "unable to read");
+		sqlite3_bind_int64(s, 1, boot);
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW) {
+			if (sqlite3_column_type(s, 0) == SQLITE_NULL)
+				why = "its boot has no classes";
+			lo = sqlite3_column_int64(s, 0);
+			hi = sqlite3_column_int64(s, 1);
+			classes = sqlite3_column_int64(s, 2);
+			deps = sqlite3_column_int64(s, 3);
+		}
+		sqlite3_finalize(s);
+		if (rc != SQLITE_ROW)
+			return store_fail(st, "unable to read");
+		if (why)
+			goto damaged;
+	}
 	if (sqlite3_blob_open(st->db, "main", "dependency_packs", "pack", boot,
 			      0, &b)) {
 		why = "unreadable";
@@ -357,18 +380,18 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 	src.buf = buf = xmalloc(src.chunk);
 	why = dep_pack_header(&p, &src);
 	/* the boot as it is now, not as it was packed: stale */
-	if (!why && (p.lo != lo || p.hi != hi || p.classes != classes ||
-		     p.nr != deps))
+	if (!why && !fresh && (p.lo != lo || p.hi != hi ||
+			       p.classes != classes || p.nr != deps))
 		why = "it does not match its boot's classes and dependencies";
 	/* base + an offset fits: what the writer packs (dep_pack_ids_fit) */
-	if (!why && !dep_pack_ids_fit(lo, hi))
+	if (!why && !dep_pack_ids_fit(p.lo, p.hi))
 		why = "its class ids are out of range";
 	/* the whole blob only for a header that matches its boot */
 	if (!why)
 		why = dep_pack_check_crc(&p, &src);
 	if (!why) {
 		r->d.boot_id = boot;
-		r->base = lo;
+		r->base = p.lo;
 		ret = dep_pack_each(&p, &src, pack_dep, r);
 		if (src.unreadable)
 			ret = store_fail(st, "unable to read");
