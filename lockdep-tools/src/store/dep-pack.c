@@ -331,24 +331,6 @@ static int read_rows(struct store *st, int64_t boot, const struct dep_pack *h,
 	return fits;
 }
 
-/* One integer of a one-row query about @boot; -1 on an SQLite error. */
-static int query_boot(struct store *st, const char *sql, int64_t boot,
-		      int64_t *v, int n)
-{
-	sqlite3_stmt *s;
-	int i, rc;
-
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL))
-		return -1;
-	sqlite3_bind_int64(s, 1, boot);
-	rc = sqlite3_step(s);
-	for (i = 0; rc == SQLITE_ROW && i < n; i++)
-		v[i] = sqlite3_column_type(s, i) == SQLITE_INTEGER ?
-		       sqlite3_column_int64(s, i) : -1;
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 0 : -1;
-}
-
 /* Boot @boot's pack into @blob: 1, 0 if it gets none, -1 on an error. */
 static int build(struct store *st, int64_t boot, struct strbuf *blob)
 {
@@ -359,7 +341,7 @@ static int build(struct store *st, int64_t boot, struct strbuf *blob)
 	uint64_t size, max;
 	int rc;
 
-	if (query_boot(st, "SELECT min(id), max(id), count(*) FROM classes"
+	if (store_query_boot(st, "SELECT min(id), max(id), count(*) FROM classes"
 		       " WHERE boot_id = ?1", boot, v, 3))
 		return -1;
 	/* no classes, or ids the reader would not take (32-bit offsets) */
@@ -371,7 +353,7 @@ static int build(struct store *st, int64_t boot, struct strbuf *blob)
 	h.classes = (uint32_t)v[2];
 	rc = read_rows(st, boot, &h, &rows, &nr, &alloc);
 	/* every row of the boot, not only those of its class range */
-	if (rc > 0 && query_boot(st, "SELECT count(*) FROM dependencies"
+	if (rc > 0 && store_query_boot(st, "SELECT count(*) FROM dependencies"
 				 " WHERE boot_id = ?1", boot, v, 1))
 		rc = -1;
 	if (rc > 0 && (v[0] < 0 || (uint64_t)v[0] != nr || nr > UINT32_MAX))

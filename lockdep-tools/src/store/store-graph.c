@@ -316,7 +316,7 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 	sqlite3_stmt *s;
 	struct dep_pack p;
 	const char *why = NULL;
-	int64_t lo = 0, hi = 0, classes = 0, deps = 0;
+	int64_t v[4];
 	int rc, ret = 0, fresh = 0;
 
 	*rows = false;
@@ -348,27 +348,15 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 	 * (classes_boot_name, dependencies_boot)
 	 */
 	if (!fresh) {
-		if (sqlite3_prepare_v2(st->db, "SELECT min(id), max(id), count(*),"
-				       " (SELECT count(*) FROM dependencies"
-				       " WHERE boot_id = ?1)"
-				       " FROM classes WHERE boot_id = ?1",
-				       -1, &s, NULL))
+		if (store_query_boot(st, "SELECT min(id), max(id), count(*),"
+				     " (SELECT count(*) FROM dependencies"
+				     " WHERE boot_id = ?1)"
+				     " FROM classes WHERE boot_id = ?1", boot, v, 4))
 			return store_fail(st, "unable to read");
-		sqlite3_bind_int64(s, 1, boot);
-		rc = sqlite3_step(s);
-		if (rc == SQLITE_ROW) {
-			if (sqlite3_column_type(s, 0) == SQLITE_NULL)
-				why = "its boot has no classes";
-			lo = sqlite3_column_int64(s, 0);
-			hi = sqlite3_column_int64(s, 1);
-			classes = sqlite3_column_int64(s, 2);
-			deps = sqlite3_column_int64(s, 3);
-		}
-		sqlite3_finalize(s);
-		if (rc != SQLITE_ROW)
-			return store_fail(st, "unable to read");
-		if (why)
+		if (v[0] < 0) {
+			why = "its boot has no classes";
 			goto damaged;
+		}
 	}
 	if (sqlite3_blob_open(st->db, "main", "dependency_packs", "pack", boot,
 			      0, &b)) {
@@ -380,8 +368,8 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 	src.buf = buf = xmalloc(src.chunk);
 	why = dep_pack_header(&p, &src);
 	/* the boot as it is now, not as it was packed: stale */
-	if (!why && !fresh && (p.lo != lo || p.hi != hi ||
-			       p.classes != classes || p.nr != deps))
+	if (!why && !fresh && (p.lo != v[0] || p.hi != v[1] ||
+			       p.classes != v[2] || p.nr != v[3]))
 		why = "it does not match its boot's classes and dependencies";
 	/* base + an offset fits: what the writer packs (dep_pack_ids_fit) */
 	if (!why && !dep_pack_ids_fit(p.lo, p.hi))

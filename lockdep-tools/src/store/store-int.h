@@ -57,6 +57,14 @@ int store_fail(struct store *st, const char *what);
  */
 sqlite3_stmt *store_stmt(struct store *st, enum store_stmt which);
 
+/*
+ * The first @n integers of the one row of @sql, whose ?1 is @boot, to
+ * @v (-1 for a value that is not an integer): 0, or -1 after an SQLite
+ * error, printed by no one.
+ */
+int store_query_boot(struct store *st, const char *sql, int64_t boot,
+		     int64_t *v, int n);
+
 /* Step @s to SQLITE_DONE; -1 after printing @what failed. */
 int store_step_done(struct store *st, sqlite3_stmt *s, const char *what);
 

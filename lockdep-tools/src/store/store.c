@@ -255,6 +255,23 @@ static int store_query_int(struct store *st, const char *sql, int *out)
 	return ret;
 }
 
+int store_query_boot(struct store *st, const char *sql, int64_t boot,
+		     int64_t *v, int n)
+{
+	sqlite3_stmt *s;
+	int i, rc;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL))
+		return -1;
+	sqlite3_bind_int64(s, 1, boot);
+	rc = sqlite3_step(s);
+	for (i = 0; rc == SQLITE_ROW && i < n; i++)
+		v[i] = sqlite3_column_type(s, i) == SQLITE_INTEGER ?
+		       sqlite3_column_int64(s, i) : -1;
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
 int store_user_version(struct store *st)
 {
 	int v;
