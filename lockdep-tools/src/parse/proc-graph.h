@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Parser of /proc/lockdep_graph, the graph export of our kernel series
- * (kernel-patches/0003; the format is specified in the section
- * "Exporting the dependency graph" it adds to
+ * (its "Add /proc/lockdep_graph" patch in kernel-patches/; the format is
+ * specified in the section "Exporting the dependency graph" it adds to
  * Documentation/locking/lockdep-design.rst). Version 1:
  *
  *   lockdep_graph 1
  *   release 6.1.0
- *   build_id 0123...(40 hex digits)
+ *   build_id 0123...                  (the vmlinux build id note, in hex at
+ *                                     its length: 40 digits for SHA-1; "-": none)
  *   addresses raw                     (or "hidden": every address is 0)
  *   stext 0xffffffff81000000
  *   usage_bit 0 USED_IN_HARDIRQ       (one per bit, in bit order)
