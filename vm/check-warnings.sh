@@ -15,8 +15,8 @@ mapfile -t objs < <(git -C "$KSRC" diff --name-only --diff-filter=AM pristine HE
 	sed 's/\.c$/.o/')
 [ ${#objs[@]} -gt 0 ] || die "the series touches no C file?"
 (cd "$KSRC" && rm -f "${objs[@]}")
-log=$LOGS/warnings-w1.log
-run_logged warnings-w1 kmake W=1 "${objs[@]}"
+log=$LOGS/${BASELOG}warnings-w1.log
+run_logged "${BASELOG}warnings-w1" kmake W=1 "${objs[@]}"
 if grep -E ': (warning|error):' "$log" >&2; then
 	die "W=1 warnings in files the series touches (log: $log)"
 fi
