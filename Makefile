@@ -133,7 +133,8 @@ check-tools: tools
 	@tests/run-tap.sh lockdep-tools/tests/t/t*.sh
 
 # scripts/checkpatch.pl --strict on every patch of the series, and no
-# W=1 warning in the C files it touches; checkpatch also on the 6.12
+# W=1 warning on the lines it adds or changes in the C files it touches
+# (vm/check-warnings.sh); checkpatch also on the 6.12
 # series, with 6.12's own checkpatch.pl (its W=1 check is in check-612,
 # which builds that kernel).
 check-patches: kernel kernel-612-tree
