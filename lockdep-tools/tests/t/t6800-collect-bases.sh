@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 test_description='the real files of every kernel base the series is kept for
 
-tests/fixtures/VERSION/ (6.1, 6.12: vm/regen-fixtures.sh, a boot of the
-series on that base) as the raw directory an agent leaves, its console
+tests/fixtures/VERSION/ (vm/regen-fixtures.sh, a boot of the series on
+that base: 6.1, and 6.12 once written with KERNEL_SOURCE=linux-source-6.12)
+as the raw directory an agent leaves, its console
 log as the kernel log. Every count and value the tools store is checked
 against the file it came from, counted here with grep and awk: classes
 and "->" lines of /proc/lockdep, chains, every lockdep_stats line, the
