@@ -31,7 +31,7 @@ check_name "tree name" "$name"
 out=$BUILD/tree/$name
 obj=$out/obj
 JOBS=${JOBS:-$(nproc)}
-FRAGMENT=$PATCHES/lockdep.config
+FRAGMENT=$TOP/kernel-patches/lockdep.config
 mkdir -p "$obj"
 
 # kbuild builds out of tree only from a clean source tree; a tree built

@@ -12,6 +12,11 @@
 #   export   regenerate kernel-patches/*.patch and series from the commits
 #            on top of "pristine" (the only way patches are edited), and
 #            0000-cover-letter.patch around the subject and text it had
+#
+# KERNEL_SOURCE=linux-source-6.12 (see lib.sh) runs the same steps for the
+# series kept for Debian's 6.12: build/linux-6.12 and kernel-patches/6.12/,
+# configured from kernel-patches/lockdep.config followed by
+# kernel-patches/6.12/lockdep.config (what differs on 6.12, if any).
 #   all      tree + patches + config + build
 # Each step is skipped when a stamp of its inputs says nothing changed.
 #
@@ -25,14 +30,20 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=kernel
 
-TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-CONFIG_FRAGMENT=$PATCHES/lockdep.config
+TARBALL=${KERNEL_TARBALL:-/usr/src/$KERNEL_SOURCE.tar.xz}
+CONFIG_FRAGMENTS=("$TOP/kernel-patches/lockdep.config")
+[ -n "$KBASE" ] && [ -f "$PATCHES/lockdep.config" ] &&
+	CONFIG_FRAGMENTS+=("$PATCHES/lockdep.config")
 JOBS=${JOBS:-$(nproc)}
 STAMP=$KSRC.stamp
 VARIANT=${KERNEL_VARIANT:-lockdep}
-# Log names of the plain kernel's steps start with "plain-".
-LOG=""
-[ "$VARIANT" = plain ] && LOG=plain-
+# Log names of the plain kernel's steps start with "plain-" (after
+# BASELOG, lib.sh).
+LOG=$BASELOG
+[ "$VARIANT" = plain ] && LOG=${LOG}plain-
+# What do_tree unpacked, for do_build's last line.
+SOURCE_VERSION=$BUILD/linux-source-version
+[ -n "$KBASE" ] && SOURCE_VERSION=$KREPO.source-version
 series_files() {
 	local p
 	[ -f "$PATCHES/series" ] || return 0
@@ -44,26 +55,26 @@ series_files() {
 
 do_tree() {
 	local pkgver
-	[ -f "$TARBALL" ] || die "$TARBALL missing: apt-get install linux-source-6.1 (or run 'make deps')"
-	pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+	[ -f "$TARBALL" ] || die "$TARBALL missing: apt-get install $KERNEL_SOURCE (or run 'make deps')"
+	pkgver=$(dpkg-query -W -f='${Version}' "$KERNEL_SOURCE" 2>/dev/null || echo unknown)
 	if [ -f "$KREPO.stamp-tree" ] &&
 	   [ "$(cat "$KREPO.stamp-tree")" = "$pkgver" ] &&
 	   git -C "$KREPO" rev-parse -q --verify pristine >/dev/null; then
-		progress "tree: linux-source-6.1 $pkgver already unpacked"
+		progress "tree: $KERNEL_SOURCE $pkgver already unpacked"
 		return
 	fi
 	rm -rf "$KREPO" "$KREPO".stamp-*
 	mkdir -p "$KREPO"
-	run_logged unpack tar -C "$KREPO" --strip-components=1 -xf "$TARBALL"
-	run_logged git-pristine sh -c '
+	run_logged "${BASELOG}unpack" tar -C "$KREPO" --strip-components=1 -xf "$TARBALL"
+	run_logged "${BASELOG}git-pristine" sh -c '
 		cd "$1" && git init -q -b lockdep &&
 		git -c user.name=lockdep -c user.email=lockdep@localhost \
 			add -A -f . &&
 		git -c user.name=lockdep -c user.email=lockdep@localhost \
-			commit -q -m "linux-source-6.1 $2 (pristine)" &&
-		git tag pristine' sh "$KREPO" "$pkgver"
+			commit -q -m "$3 $2 (pristine)" &&
+		git tag pristine' sh "$KREPO" "$pkgver" "$KERNEL_SOURCE"
 	echo "$pkgver" >"$KREPO.stamp-tree"
-	echo "linux-source-6.1 $pkgver" >"$BUILD/linux-source-version"
+	echo "$KERNEL_SOURCE $pkgver" >"$SOURCE_VERSION"
 }
 
 # The plain tree: a detached worktree of "pristine", made anew whenever the
@@ -79,7 +90,7 @@ do_tree_plain() {
 	fi
 	rm -rf "$KSRC" "$STAMP"-*
 	git -C "$KREPO" worktree prune
-	run_logged worktree-plain git -C "$KREPO" worktree add -f --detach "$KSRC" pristine
+	run_logged "${BASELOG}worktree-plain" git -C "$KREPO" worktree add -f --detach "$KSRC" pristine
 }
 
 do_patches() {
@@ -95,7 +106,7 @@ do_patches() {
 	git -C "$KSRC" am --abort >/dev/null 2>&1 || true
 	git -C "$KSRC" checkout -q -f -B lockdep pristine
 	if [ ${#files[@]} -gt 0 ]; then
-		run_logged git-am git -C "$KSRC" -c user.name=lockdep \
+		run_logged "${BASELOG}git-am" git -C "$KSRC" -c user.name=lockdep \
 			-c user.email=lockdep@localhost am --whitespace=error-all "${files[@]}"
 	fi
 	progress "patches: ${#files[@]} applied"
@@ -108,12 +119,20 @@ series_symbols() {
 		sed -n 's/^+\(menu\)\{0,1\}config \([A-Z0-9_]*\)$/\2/p' | sort -u
 }
 
-# Every CONFIG_ line of the fragment must read the same in .config (in
+# The CONFIG_ lines of the fragments, a later fragment's line for an
+# option replacing an earlier one's.
+fragment_lines() {
+	sed -n 's/^\(# \)\{0,1\}\(CONFIG_[A-Za-z0-9_]*\)[= ].*/\2 &/p' \
+		"${CONFIG_FRAGMENTS[@]}" | tac |
+		awk '!seen[$1]++ { sub(/^[^ ]* /, ""); print }' | tac
+}
+
+# Every CONFIG_ line of the fragments must read the same in .config (in
 # the plain tree, except the options only the series defines).
 check_config() {
 	local skip=""
 	[ "$VARIANT" = plain ] && skip=$(series_symbols)
-	check_fragment "$KSRC/.config" "$CONFIG_FRAGMENT" "$skip" ||
+	check_fragment "$KSRC/.config" <(fragment_lines) "$skip" ||
 		die "requested options were dropped by olddefconfig (missing dependency?)"
 }
 
@@ -131,7 +150,7 @@ check_same_config() {
 
 do_config() {
 	local stamp
-	stamp=$(content_hash "$CONFIG_FRAGMENT")-$(git -C "$KSRC" rev-parse HEAD)
+	stamp=$(content_hash "${CONFIG_FRAGMENTS[@]}")-$(git -C "$KSRC" rev-parse HEAD)
 	if [ "$VARIANT" = plain ]; then
 		[ -f "$KREPO.stamp-config" ] ||
 			die "configure the lockdep kernel first ('make kernel'): its .config is the reference"
@@ -144,9 +163,9 @@ do_config() {
 	fi
 	run_logged "${LOG}config" sh -c '
 		make -C "$1" ARCH=x86_64 tinyconfig &&
-		cd "$1" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m .config \
-			kernel/configs/kvm_guest.config "$2" &&
-		make ARCH=x86_64 olddefconfig' sh "$KSRC" "$CONFIG_FRAGMENT"
+		cd "$1" && shift && ARCH=x86_64 scripts/kconfig/merge_config.sh -m \
+			.config kernel/configs/kvm_guest.config "$@" &&
+		make ARCH=x86_64 olddefconfig' sh "$KSRC" "${CONFIG_FRAGMENTS[@]}"
 	check_config
 	[ "$VARIANT" = plain ] && check_same_config
 	echo "$stamp" >"$STAMP-config"
@@ -187,7 +206,7 @@ do_build() {
 		INSTALL_MOD_STRIP=1 modules_install
 	[ "$VARIANT" = plain ] && build_scenarios_out_of_tree
 	echo "$stamp" >"$STAMP-build"
-	progress "build: $(kmake -s kernelrelease) ($(cat "$BUILD/linux-source-version"))"
+	progress "build: $(kmake -s kernelrelease) ($(cat "$SOURCE_VERSION"))"
 }
 
 # cover_part FILE subject|blurb: the part of a cover letter that is ours,
@@ -237,7 +256,7 @@ do_export() {
 	fi
 	(cd "$PATCHES" && ls -1 -- *.patch 2>/dev/null |
 		grep -vx '0000-cover-letter.patch' || true) >"$PATCHES/series"
-	progress "export: $n patches and their cover letter written to kernel-patches/"
+	progress "export: $n patches and their cover letter written to ${PATCHES#"$TOP"/}/"
 }
 
 if [ "$VARIANT" = plain ]; then

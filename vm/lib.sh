@@ -5,9 +5,24 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 LOGS=$BUILD/logs
-PATCHES=$TOP/kernel-patches
+# KERNEL_SOURCE names the Debian source package the series is kept for:
+#   linux-source-6.1   (default) kernel-patches/, build/linux
+#   linux-source-6.12  kernel-patches/6.12/, build/linux-6.12
+# Everything a base builds or installs carries its suffix (KBASE: "" for
+# 6.1, "-6.12"): the trees, modules, initramfs, stamps and logs of one
+# base never touch the other's.
+KERNEL_SOURCE=${KERNEL_SOURCE:-linux-source-6.1}
+case $KERNEL_SOURCE in
+linux-source-6.1) KBASE="" ;;
+linux-source-6.12) KBASE=-6.12 ;;
+*) echo "KERNEL_SOURCE must be linux-source-6.1 or linux-source-6.12, not '$KERNEL_SOURCE'" >&2
+	exit 64 ;;
+esac
+PATCHES=$TOP/kernel-patches${KBASE:+/${KBASE#-}}
+# Names of its logs in build/logs start with the version ("6.12-").
+BASELOG=${KBASE#-}${KBASE:+-}
 # The git repo that holds the pristine tree and the series (branch lockdep).
-KREPO=$BUILD/linux
+KREPO=$BUILD/linux$KBASE
 # KERNEL_VARIANT picks the kernel that kernel.sh builds and the guest boots:
 #   lockdep  the tree with kernel-patches/ applied (default)
 #   plain    the pristine tree, same config, the scenario module built out of
@@ -18,10 +33,10 @@ KREPO=$BUILD/linux
 # VM_KERNEL its image: a kernel built elsewhere (make vm-boot KERNEL_IMAGE=
 # or KERNEL_TREE=), whose modules are optional.
 case ${KERNEL_VARIANT:-lockdep} in
-lockdep) KSRC=$KREPO MODULES=${VM_MODULES:-$BUILD/modules}
-	INITRD=${VM_INITRD:-$BUILD/initramfs.cpio.gz} ;;
-plain) KSRC=$BUILD/linux-plain MODULES=$BUILD/linux-plain.modules
-	INITRD=${VM_INITRD:-$BUILD/initramfs-plain.cpio.gz} ;;
+lockdep) KSRC=$KREPO MODULES=${VM_MODULES:-$BUILD/modules$KBASE}
+	INITRD=${VM_INITRD:-$BUILD/initramfs$KBASE.cpio.gz} ;;
+plain) KSRC=$KREPO-plain MODULES=$KREPO-plain.modules
+	INITRD=${VM_INITRD:-$BUILD/initramfs$KBASE-plain.cpio.gz} ;;
 *) echo "KERNEL_VARIANT must be lockdep or plain, not '$KERNEL_VARIANT'" >&2
 	exit 64 ;;
 esac
@@ -36,11 +51,14 @@ _t0=$(date +%s)
 # kmake ARGS...: make in the kernel tree, as every step that compiles
 # kernel code calls it (the same command lines, the same ccache in
 # build/ccache). Fixed version strings keep ccache hits across rebuilds.
+# NICE=N runs it under nice -n N (a build that must leave the CPUs to
+# others on a shared machine).
 kmake() {
 	CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$KSRC \
 	KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' \
 	KBUILD_BUILD_USER=lockdep KBUILD_BUILD_HOST=qemu \
-		make -C "$KSRC" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+		${NICE:+nice -n "$NICE"} make -C "$KSRC" ARCH=x86_64 \
+		CC="ccache gcc" HOSTCC="ccache gcc" "$@"
 }
 
 # progress MSG: one short line with the seconds since the script started.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Regenerate lockdep-tools/tests/fixtures/6.1/ from a real boot of our
-# guest (run 'make initramfs' first):
+# guest (run 'make initramfs' first; with KERNEL_SOURCE=linux-source-6.12,
+# fixtures/6.12/ from a boot of the 6.12 series' kernel):
 #   console.log, lockdep, lockdep_stats, lock_stat   as the guest gave them
 #   lockdep_chains                                   its first 400 chains
 #   lockdep_graph                                    if the kernel has it: its
@@ -12,11 +13,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=fixtures
 
-out=$TOP/lockdep-tools/tests/fixtures/6.1
-raw=$BUILD/vm/fixtures/raw
-"$TOP/vm/boot.sh" -n fixtures "$@"
+base=${KBASE#-}
+out=$TOP/lockdep-tools/tests/fixtures/${base:-6.1}
+name=fixtures$KBASE
+raw=$BUILD/vm/$name/raw
+"$TOP/vm/boot.sh" -n "$name" "$@"
 mkdir -p "$out"
-cp "$BUILD/vm/fixtures/console.log" "$out/console.log"
+cp "$BUILD/vm/$name/console.log" "$out/console.log"
 for f in lockdep lockdep_stats lock_stat; do
 	cp "$raw/files/proc/$f" "$out/$f"
 done

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The spine: one guest boot, collected through the agent port.
+# KERNEL_SOURCE (vm/lib.sh) picks the series' base: build/linux (6.1) by
+# default, build/linux-6.12 with linux-source-6.12.
 . "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
+
+KTREE=$(. "$TOP/vm/lib.sh" && echo "$KREPO")
 
 VM=$TOP/build/vm/t0100
 RAW=$VM/raw
@@ -45,7 +49,7 @@ test_expect_success 'kmsg stream is complete with no sequence gap' '
 '
 
 test_expect_success 'the kernel is the one we built' '
-	release=$(make -s -C "$TOP/build/linux" kernelrelease) &&
+	release=$(make -s -C "$KTREE" kernelrelease) &&
 	grep -q "Linux version $release " "$RAW/files/proc/version"
 '
 

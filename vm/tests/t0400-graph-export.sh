@@ -14,13 +14,15 @@
 # them with tar and writes the archive to a virtio-serial port that QEMU
 # stores in a host file. One boot, about a minute of TCG.
 #
-# KERNEL overrides the kernel image (default: build/linux's bzImage),
-# VMLINUX its vmlinux (default: build/linux's).
+# KERNEL overrides the kernel image (default: the bzImage of the tree of
+# KERNEL_SOURCE's series, vm/lib.sh: build/linux for 6.1), VMLINUX its
+# vmlinux (default: that tree's).
 
 . "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
 
-KERNEL=${KERNEL:-${BUILD:-$TOP/build}/linux/arch/x86/boot/bzImage}
-VMLINUX=${VMLINUX:-${BUILD:-$TOP/build}/linux/vmlinux}
+KTREE=$(. "$TOP/vm/lib.sh" && echo "$KREPO")
+KERNEL=${KERNEL:-$KTREE/arch/x86/boot/bzImage}
+VMLINUX=${VMLINUX:-$KTREE/vmlinux}
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 OUT=$TRASH/out
 DB=$TRASH/db
@@ -242,7 +244,7 @@ test_expect_success 'kptr_restrict=2 hides every address' '
 '
 
 # The same build: the export's build id is vmlinux's. Not a skip when they
-# differ: build/linux would then not be the kernel that was booted.
+# differ: $KTREE would then not be the kernel that was booted.
 test_expect_success 'the export and the vmlinux are of one build' '
 	id=$(awk "\$1 == \"build_id\" { print \$2 }" "$OUT/graph2") &&
 	readelf -n "$VMLINUX" >notes &&
