@@ -49,9 +49,9 @@ same_output() {
 # repack DB: back to schema version 9, then a collect (boot 3) migrates
 # DB, which packs every boot stored before
 repack() {
-	q "$1" "$UNDO_V10; PRAGMA user_version = 9" &&
+	q "$1" "$UNDO_V11; $UNDO_V10; PRAGMA user_version = 9" &&
 	collect --db "$1" --proc-dir "$FIX" --label repacked &&
-	[ "$(q "$1" "PRAGMA user_version")" = 10 ]
+	[ "$(q "$1" "PRAGMA user_version")" = 11 ]
 }
 
 collect --db "$DB" --proc-dir "$FIX" --label a
