@@ -25,7 +25,9 @@
 # The kernel's lockdep dependency events (kernel-patches/ 0008) are on
 # from early boot (trace_event= on the command line, with a trace buffer
 # of 4 MiB a CPU so that a boot's and a workload's fit until the agent
-# streams them); EVENTS=0 boots with them compiled in and off
+# streams them, and the global trace clock: with the default one, the
+# kernel resets the buffer when it finds the TSC unstable, as under
+# TCG, losing the boot's events); EVENTS=0 boots with them compiled in and off
 # (bench/lock-hotpath.sh). A kernel without them logs "Failed to enable
 # trace event" and boots on.
 #
@@ -86,7 +88,7 @@ fi
 GRACE=30
 
 if [ "${EVENTS:-1}" != 0 ]; then
-	append="trace_event=lock:lockdep_dependency,lock:lockdep_usage,lock:lockdep_class_zapped trace_buf_size=4M${append:+ $append}"
+	append="trace_event=lock:lockdep_dependency,lock:lockdep_usage,lock:lockdep_class_zapped trace_buf_size=4M trace_clock=global${append:+ $append}"
 fi
 
 dir=$BUILD/vm/$name

@@ -3,7 +3,8 @@
  * The trace_pipe parser of the lockdep dependency events: each event's
  * fields, the optional irq-info column, task names with blanks and
  * dashes, LOST lines, other events, and every bound and malformation
- * refused with the line's number; then the captured guest stream.
+ * refused with the line's number; then the stream captured from our
+ * guest (fixtures/6.1/events).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -148,6 +149,37 @@ static void test_parse_stops_at_bad_line(void **state)
 	assert_int_equal(st.lines, 1);
 }
 
+/* The stream captured from our guest (vm/regen-fixtures.sh): all of it. */
+static void test_fixture(void **state)
+{
+	struct trace_events_stats st;
+	struct counts c = { { 0 } };
+	unsigned long lines = 0;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	(void)state;
+	f = fopen(FIX "events", "r");
+	assert_non_null(f);
+	buf = malloc(1 << 24);
+	assert_non_null(buf);
+	len = fread(buf, 1, 1 << 24, f);
+	fclose(f);
+	assert_true(len > 0 && len < (1 << 24));
+	for (i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	assert_int_equal(trace_events_parse(buf, len, FIX "events", count, &c,
+					    &st), 0);
+	assert_int_equal(st.lines, lines);
+	assert_int_equal(st.events, lines);
+	assert_int_equal(st.lost, 0);
+	assert_int_equal(st.other, 0);
+	assert_true(c.n[TRACE_EVENT_DEPENDENCY] > 100);
+	assert_true(c.n[TRACE_EVENT_USAGE] > 100);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_lost_and_other),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_parse_stops_at_bad_line),
+		cmocka_unit_test(test_fixture),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
