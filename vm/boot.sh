@@ -22,6 +22,15 @@
 # after SCRIPT's file name); -w bounds it (default 600 s), and the guest
 # gets -t plus -w in all.
 #
+# The kernel's lockdep dependency events (kernel-patches/ 0009) are on
+# from early boot (trace_event= on the command line, with a trace buffer
+# of 4 MiB a CPU so that a boot's and a workload's fit until the agent
+# streams them, and the global trace clock: with the default one, the
+# kernel resets the buffer when it finds the TSC unstable, as under
+# TCG, losing the boot's events); EVENTS=0 boots with them compiled in and off
+# (bench/lock-hotpath.sh). A kernel without them logs "Failed to enable
+# trace event" and boots on.
+#
 # Exit status: 0 when the boot was collected complete, also from a
 # kernel that does not offer everything (collect's 3: it names what);
 # else collect's own status (1 partial, 2 error, 4 the workload failed,
@@ -77,6 +86,10 @@ fi
 
 # how long QEMU may take to power off after collect ended (TCG, loaded)
 GRACE=30
+
+if [ "${EVENTS:-1}" != 0 ]; then
+	append="trace_event=lock:lockdep_dependency,lock:lockdep_usage,lock:lockdep_class_zapped trace_buf_size=4M trace_clock=global${append:+ $append}"
+fi
 
 dir=$BUILD/vm/$name
 rm -rf "$dir"

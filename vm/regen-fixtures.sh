@@ -8,6 +8,13 @@
 #   lockdep_chains                                   its first 400 chains
 #   lockdep_graph                                    if the kernel has it: its
 #                                                    first 200 classes, see below
+#   events                                           if the kernel has them: the
+#                                                    dependency events of those
+#                                                    classes, in stream order
+# ONLY=events rewrites events alone, cut to the classes of the
+# lockdep_graph fixture already there (class indices of an idle boot of
+# one kernel and config are the same from boot to boot: check the
+# counts t6800 prints).
 # Review the diff before committing: the tests know these files' counts.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -19,38 +26,54 @@ name=fixtures$KBASE
 raw=$BUILD/vm/$name/raw
 "$TOP/vm/boot.sh" -n "$name" "$@"
 mkdir -p "$out"
-cp "$BUILD/vm/$name/console.log" "$out/console.log"
-for f in lockdep lockdep_stats lock_stat; do
-	cp "$raw/files/proc/$f" "$out/$f"
-done
-awk '/^irq_context/ { n++ } n > 400 { exit } { print }' \
-	"$raw/files/proc/lockdep_chains" >"$out/lockdep_chains"
-# The whole export is megabytes; keep it self-consistent while cutting:
-# the first 200 class records with their usage records, the deps and
-# chains among those classes only, the traces they cite, and a counts
-# record that says so (two passes over the file).
-if [ -f "$raw/files/proc/lockdep_graph" ]; then
-	awk -v max=200 '
-	NR == FNR {
-		if ($1 == "class" && nc < max) { keep[$2] = 1; nc++ }
-		else if ($1 == "usage" && ($2 in keep)) cite[$4] = 1
-		else if ($1 == "dep" && ($2 in keep) && ($3 in keep)) {
-			cite[$6] = 1; nd++
-		} else if ($1 == "chain" && inside()) nch++
-		else if ($1 == "trace" && ($2 in cite)) nt++
-		next
+if [ "${ONLY:-}" != events ]; then
+	cp "$BUILD/vm/$name/console.log" "$out/console.log"
+	for f in lockdep lockdep_stats lock_stat; do
+		cp "$raw/files/proc/$f" "$out/$f"
+	done
+	awk '/^irq_context/ { n++ } n > 400 { exit } { print }' \
+		"$raw/files/proc/lockdep_chains" >"$out/lockdep_chains"
+	# The whole export is megabytes; keep it self-consistent while cutting:
+	# the first 200 class records with their usage records, the deps and
+	# chains among those classes only, the traces they cite, and a counts
+	# record that says so (two passes over the file).
+	if [ -f "$raw/files/proc/lockdep_graph" ]; then
+		awk -v max=200 '
+		NR == FNR {
+			if ($1 == "class" && nc < max) { keep[$2] = 1; nc++ }
+			else if ($1 == "usage" && ($2 in keep)) cite[$4] = 1
+			else if ($1 == "dep" && ($2 in keep) && ($3 in keep)) {
+				cite[$6] = 1; nd++
+			} else if ($1 == "chain" && inside()) nch++
+			else if ($1 == "trace" && ($2 in cite)) nt++
+			next
+		}
+		function inside(  i) {
+			for (i = 5; i <= NF; i++) if (!($i in keep)) return 0
+			return 1
+		}
+		$1 == "counts" { print "counts", nc, nd, nch, nt; next }
+		$1 == "class" || $1 == "usage" { if ($2 in keep) print; next }
+		$1 == "dep" { if (($2 in keep) && ($3 in keep)) print; next }
+		$1 == "chain" { if (inside()) print; next }
+		$1 == "trace" { if ($2 in cite) print; next }
+		{ print }
+		' "$raw/files/proc/lockdep_graph" "$raw/files/proc/lockdep_graph" \
+			>"$out/lockdep_graph"
+	fi
+fi
+# The events of the classes the lockdep_graph fixture keeps: usage and
+# zaps of one of them, dependencies between two of them.
+if [ -f "$raw/events" ] && [ -f "$out/lockdep_graph" ]; then
+	awk '
+	NR == FNR { if ($1 == "class") keep[$2] = 1; next }
+	{
+		for (i = 1; i <= NF; i++)
+			if (split($i, kv, "=") == 2)
+				v[kv[1]] = kv[2]
 	}
-	function inside(  i) {
-		for (i = 5; i <= NF; i++) if (!($i in keep)) return 0
-		return 1
-	}
-	$1 == "counts" { print "counts", nc, nd, nch, nt; next }
-	$1 == "class" || $1 == "usage" { if ($2 in keep) print; next }
-	$1 == "dep" { if (($2 in keep) && ($3 in keep)) print; next }
-	$1 == "chain" { if (inside()) print; next }
-	$1 == "trace" { if ($2 in cite) print; next }
-	{ print }
-	' "$raw/files/proc/lockdep_graph" "$raw/files/proc/lockdep_graph" \
-		>"$out/lockdep_graph"
+	/ lockdep_dependency: / { if ((v["from"] in keep) && (v["to"] in keep)) print; next }
+	/ lockdep_(usage|class_zapped): / { if (v["class"] in keep) print }
+	' "$out/lockdep_graph" "$raw/events" >"$out/events"
 fi
 progress "fixtures written to ${out#"$TOP"/}"

@@ -50,6 +50,24 @@ int agent_kmsg(struct proto_conn *c, const struct proto_frame *req);
 int agent_trigger(struct proto_conn *c, const struct proto_frame *req);
 int agent_run(struct proto_conn *c, const struct proto_frame *req);
 
+/*
+ * The lockdep dependency events of a KMSG request with PROTO_KMSG_EVENTS
+ * (events.c). agent_events_open() enables them and sends the first,
+ * empty, EVENTS frame; fd stays -1 when the kernel has no such events.
+ * agent_events_drain() sends the whole lines readable now: 0 when there
+ * are no more, 1 after an ERROR reply was sent, or -errno when sending
+ * failed. have bytes of an unfinished line wait in buf.
+ */
+struct agent_events {
+	int fd;
+	size_t have;
+	char buf[PROTO_CHUNK];
+};
+
+int agent_events_open(struct proto_conn *c, struct agent_events *ev);
+int agent_events_drain(struct proto_conn *c, struct agent_events *ev);
+void agent_events_close(struct agent_events *ev);
+
 /* The workload RUN starts (workload.c): @path instead of the default. */
 void agent_workload_set_path(const char *path);
 /*

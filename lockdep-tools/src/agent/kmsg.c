@@ -4,7 +4,9 @@
  * frame, untouched, so the host can read the sequence numbers and see any
  * gap. Each request opens /dev/kmsg afresh (its reader starts at the
  * oldest record still buffered) and skips records older than the
- * sequence number the host asked for.
+ * sequence number the host asked for. With PROTO_KMSG_EVENTS the lockdep
+ * dependency events (events.c) go along, each batch after the records
+ * read before it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,10 +20,17 @@
 /* A record is at most ~8 KiB (CONSOLE_EXT_LOG_MAX); read() needs room. */
 #define KMSG_RECORD_MAX	16384
 
+/*
+ * A trace_pipe whose wake-up was missed is read again after this long:
+ * the events never wait longer for a kernel log record to come.
+ */
+#define EVENTS_POLL_MS	1000
+
 struct kmsg_stream {
 	int fd;
 	uint64_t first;
 	uint64_t sent;
+	struct agent_events ev;
 	uint8_t rec[KMSG_RECORD_MAX];
 };
 
@@ -61,6 +70,14 @@ static int kmsg_drain(struct proto_conn *c, struct kmsg_stream *ks)
 	}
 }
 
+/* The records readable now, then the events; as kmsg_drain() returns. */
+static int drain(struct proto_conn *c, struct kmsg_stream *ks)
+{
+	int ret = kmsg_drain(c, ks);
+
+	return ret ? ret : agent_events_drain(c, &ks->ev);
+}
+
 /*
  * Follow: wait for new records until the host has something to say. A
  * workload that ends meanwhile is told with EXITED, after the records
@@ -68,7 +85,7 @@ static int kmsg_drain(struct proto_conn *c, struct kmsg_stream *ks)
  */
 static int kmsg_follow(struct proto_conn *c, struct kmsg_stream *ks)
 {
-	struct pollfd pfd[2 + AGENT_WORKLOAD_FDS];
+	struct pollfd pfd[3 + AGENT_WORKLOAD_FDS];
 	int n, ret;
 
 	while (!proto_conn_buffered(c)) {
@@ -77,8 +94,10 @@ static int kmsg_follow(struct proto_conn *c, struct kmsg_stream *ks)
 			return ret;
 		pfd[0] = (struct pollfd){ .fd = ks->fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
-		n = 2 + agent_workload_pollfds(pfd + 2);
-		if (poll(pfd, n, -1) < 0) {
+		/* a negative fd (no events) is ignored by poll() */
+		pfd[2] = (struct pollfd){ .fd = ks->ev.fd, .events = POLLIN };
+		n = 3 + agent_workload_pollfds(pfd + 3);
+		if (poll(pfd, n, ks->ev.fd >= 0 ? EVENTS_POLL_MS : -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return proto_conn_send_error(c, errno,
@@ -88,7 +107,7 @@ static int kmsg_follow(struct proto_conn *c, struct kmsg_stream *ks)
 		agent_workload_service();
 		if (pfd[1].revents)
 			break;
-		ret = kmsg_drain(c, ks);
+		ret = drain(c, ks);
 		if (ret)
 			return ret < 0 ? ret : 0;
 	}
@@ -105,16 +124,17 @@ int agent_kmsg(struct proto_conn *c, const struct proto_frame *req)
 		return proto_conn_send_error(c, EINVAL, PROTO_NO_DEADLINE,
 				"KMSG payload is %u bytes, expected %d",
 				req->len, PROTO_KMSG_SIZE);
-	mode = req->payload[0];
+	mode = req->payload[0] & ~PROTO_KMSG_EVENTS;
 	if (mode != PROTO_KMSG_DUMP && mode != PROTO_KMSG_FOLLOW)
 		return proto_conn_send_error(c, EINVAL, PROTO_NO_DEADLINE,
-					     "unknown KMSG mode %u", mode);
+					     "unknown KMSG mode %u", req->payload[0]);
 	ks = malloc(sizeof(*ks));
 	if (!ks)
 		return proto_conn_send_error(c, ENOMEM, PROTO_NO_DEADLINE,
 					     "out of memory for /dev/kmsg");
 	ks->first = proto_get_be64(req->payload + 1);
 	ks->sent = 0;
+	ks->ev.fd = -1;
 	ks->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (ks->fd < 0) {
 		ret = proto_conn_send_error(c, errno, PROTO_NO_DEADLINE,
@@ -122,13 +142,18 @@ int agent_kmsg(struct proto_conn *c, const struct proto_frame *req)
 		free(ks);
 		return ret;
 	}
-	ret = kmsg_drain(c, ks);
+	ret = 0;
+	if (req->payload[0] & PROTO_KMSG_EVENTS)
+		ret = agent_events_open(c, &ks->ev);
+	if (!ret)
+		ret = drain(c, ks);
 	if (!ret)
 		ret = mode == PROTO_KMSG_FOLLOW ?
 			kmsg_follow(c, ks) :
 			proto_conn_send_end(c, ks->sent, PROTO_NO_DEADLINE);
 	else if (ret > 0)
 		ret = 0;
+	agent_events_close(&ks->ev);
 	close(ks->fd);
 	free(ks);
 	return ret;

@@ -22,6 +22,7 @@
 #include "parse/proc-lockdep.h"
 #include "parse/proc-stats.h"
 #include "parse/selftest.h"
+#include "parse/trace-events.h"
 #include "proto/allowlist.h"
 #include "store/store.h"
 #include "symbolise/symbolise.h"
@@ -57,6 +58,8 @@ struct db_sink {
 	/* /proc/lockdep_graph, stored at the end: it joins /proc/lockdep */
 	struct strbuf graph;
 	char *graph_input;
+	/* the dependency events, parsed and stored at the end */
+	struct strbuf events;
 	unsigned long reports, truncated;
 };
 
@@ -471,6 +474,14 @@ static int db_file_end(struct collect_sink *s, const struct file_item *it)
 	return 0;
 }
 
+static int db_events_data(struct collect_sink *s, const void *buf, size_t len)
+{
+	struct db_sink *d = to_db(s);
+
+	strbuf_add(&d->events, buf, len);
+	return d->failed ? -EINVAL : 0;
+}
+
 /* ---- the end ---- */
 
 static int db_selftest(struct db_sink *d)
@@ -497,6 +508,26 @@ static int db_selftest(struct db_sink *d)
 		      d->o.kmsg_input, ps.bad, ps.bad == 1 ? "" : "s");
 		return db_fail(d);
 	}
+	return 0;
+}
+
+static int on_event(const struct trace_event *ev, void *data)
+{
+	return store_add_dependency_event(data, ev);
+}
+
+/* The dependency events, whole or not at all. */
+static int db_events(struct db_sink *d)
+{
+	struct trace_events_stats st;
+
+	if (trace_events_parse(d->events.buf, d->events.len,
+			       d->o.events_input, on_event, d->st, &st) ||
+	    store_add_event_stream(d->st, &st))
+		return db_fail(d);
+	if (st.lost)
+		warning("'%s': the kernel lost %llu dependency events (its trace buffer was full): the stream misses them",
+			d->o.events_input, (unsigned long long)st.lost);
 	return 0;
 }
 
@@ -588,6 +619,8 @@ static int db_finish(struct collect_sink *s, const struct collect_summary *sum)
 	}
 	if (!d->failed && d->graph_input)
 		db_graph(d);
+	if (!d->failed && sum->events.offered && d->o.events_input)
+		db_events(d);
 	if (!d->failed && d->release &&
 	    store_boot_set(d->st, "kernel_release", d->release))
 		db_fail(d);
@@ -617,6 +650,7 @@ static void db_free(struct collect_sink *s)
 	strbuf_release(&d->file);
 	strbuf_release(&d->log);
 	strbuf_release(&d->graph);
+	strbuf_release(&d->events);
 	free(d->graph_input);
 	free(d->input);
 	free(d->next_input);
@@ -631,6 +665,7 @@ static const struct collect_sink_ops db_sink_ops = {
 	.file_data	= db_file_data,
 	.file_end	= db_file_end,
 	.kmsg_record	= db_kmsg_record,
+	.events_data	= db_events_data,
 	.finish		= db_finish,
 	.free		= db_free,
 };
@@ -651,6 +686,7 @@ struct collect_sink *db_sink_new(const struct db_sink_opts *o)
 	strbuf_init(&d->file);
 	strbuf_init(&d->log);
 	strbuf_init(&d->graph);
+	strbuf_init(&d->events);
 	d->kmsg = kmsg_parser_new(o->kmsg_input, db_kmsg_line, d);
 	d->klog = klog_parser_new(o->kmsg_input, 1, db_report, d);
 	if (store_boot_begin(st, &b, &d->boot_id)) {
@@ -776,6 +812,16 @@ static int tee_kmsg_record(struct collect_sink *s, const uint8_t *rec,
 	return ret;
 }
 
+static int tee_events_data(struct collect_sink *s, const void *buf, size_t len)
+{
+	struct tee_sink *t = to_tee(s);
+	int ret = t->a->ops->events_data(t->a, buf, len);
+
+	if (!ret && !t->b_err)
+		tee_b(t, t->b->ops->events_data(t->b, buf, len));
+	return ret;
+}
+
 /* Both finish, whatever happened: the database rolls back on its own. */
 static int tee_finish(struct collect_sink *s, const struct collect_summary *sum)
 {
@@ -800,6 +846,7 @@ static const struct collect_sink_ops tee_sink_ops = {
 	.file_data	= tee_file_data,
 	.file_end	= tee_file_end,
 	.kmsg_record	= tee_kmsg_record,
+	.events_data	= tee_events_data,
 	.finish		= tee_finish,
 	.free		= tee_free,
 };

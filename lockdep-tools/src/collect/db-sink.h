@@ -36,6 +36,8 @@ struct db_sink_opts {
 	const char *source;		/* boots.source */
 	const char *source_path;	/* boots.source_path, or NULL */
 	const char *kmsg_input;		/* name of the kmsg stream in messages */
+	/* and of the dependency events (NULL: the source has none) */
+	const char *events_input;
 	const char *vmlinux;		/* symbolise reports against it, or NULL */
 	const char *modules_dir;	/* and modules from there, or NULL */
 	/* their symbol index cache: symbolise_cache_dir(cache_dir), or none */

@@ -259,7 +259,7 @@ static const char *const source_names[] = {
 static struct collect_sink *make_db_sink(const struct collect_args *a,
 					 enum source src)
 {
-	static char kmsg_input[4200];
+	static char kmsg_input[4200], events_input[4200];
 	struct db_sink_opts o = {
 		.db_path = a->db, .label = a->label,
 		.source = source_names[src], .vmlinux = a->vmlinux,
@@ -274,11 +274,15 @@ static struct collect_sink *make_db_sink(const struct collect_args *a,
 	case SRC_AGENT:
 		o.source_path = a->agent.socket_path;
 		o.kmsg_input = "guest:/dev/kmsg";
+		o.events_input = "guest:/sys/kernel/tracing/trace_pipe";
 		break;
 	case SRC_RAW_DIR:
 		o.source_path = a->raw_dir;
 		snprintf(kmsg_input, sizeof(kmsg_input), "%s/kmsg", a->raw_dir);
 		o.kmsg_input = kmsg_input;
+		snprintf(events_input, sizeof(events_input), "%s/events",
+			 a->raw_dir);
+		o.events_input = events_input;
 		break;
 	case SRC_LOG:
 		o.source_path = a->log;

@@ -85,6 +85,8 @@ int manifest_write(FILE *fp, const struct collect_summary *sum)
 		fputc('\n', fp);
 	}
 	manifest_kmsg(fp, &sum->kmsg);
+	if (sum->events.offered)
+		fprintf(fp, "events %" PRIu64 "\n", sum->events.bytes);
 	for (i = 0; i < sum->ntriggers; i++) {
 		fprintf(fp, "trigger %s %s", sum->triggers[i].done ?
 			"done" : "failed", sum->triggers[i].name);

@@ -30,6 +30,8 @@ struct raw_sink {
 	char cut[PATH_MAX + 16];
 	FILE *kmsg;
 	char kmsg_part[PATH_MAX + 16];
+	FILE *events;
+	char events_part[PATH_MAX + 16];
 };
 
 static struct raw_sink *to_raw(struct collect_sink *s)
@@ -200,6 +202,20 @@ static int raw_kmsg_record(struct collect_sink *s, const uint8_t *rec,
 	return 0;
 }
 
+static int raw_events_data(struct collect_sink *s, const void *buf, size_t len)
+{
+	struct raw_sink *r = to_raw(s);
+
+	if (fwrite(buf, 1, len, r->events) != len) {
+		int err = errno;
+
+		fprintf(stderr, "lockdep-collect: error: unable to write '%s': %s\n",
+			r->events_part, strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
 /* workload.out: the output the agent kept, there only when it ended. */
 static int raw_workload_output(struct raw_sink *r,
 			       const struct workload_item *w)
@@ -244,6 +260,18 @@ static int raw_finish(struct collect_sink *s, const struct collect_summary *sum)
 	if (ret)
 		return ret;
 
+	snprintf(path, sizeof(path), "%s/events", r->dir);
+	ret = raw_close(r->events, r->events_part);
+	r->events = NULL;
+	if (ret)
+		return ret;
+	if (sum->events.offered)
+		ret = raw_rename(r->events_part, path);
+	else
+		ret = raw_unlink(r->events_part) ?: raw_unlink(path);
+	if (ret)
+		return ret;
+
 	ret = raw_workload_output(r, &sum->workload);
 	if (ret)
 		return ret;
@@ -271,6 +299,8 @@ static void raw_free(struct collect_sink *s)
 		fclose(r->file);
 	if (r->kmsg)
 		fclose(r->kmsg);
+	if (r->events)
+		fclose(r->events);
 	free(r);
 }
 
@@ -279,6 +309,7 @@ static const struct collect_sink_ops raw_sink_ops = {
 	.file_data	= raw_file_data,
 	.file_end	= raw_file_end,
 	.kmsg_record	= raw_kmsg_record,
+	.events_data	= raw_events_data,
 	.finish		= raw_finish,
 	.free		= raw_free,
 };
@@ -302,6 +333,7 @@ struct collect_sink *raw_sink_new(const char *dir)
 	strcpy(r->dir, dir);
 	snprintf(manifest, sizeof(manifest), "%s/MANIFEST", dir);
 	snprintf(r->kmsg_part, sizeof(r->kmsg_part), "%s/kmsg.part", dir);
+	snprintf(r->events_part, sizeof(r->events_part), "%s/events.part", dir);
 	if (raw_mkdirs(dir, true) || raw_unlink(manifest))
 		goto fail;
 	r->kmsg = fopen(r->kmsg_part, "w");
@@ -310,8 +342,16 @@ struct collect_sink *raw_sink_new(const char *dir)
 			r->kmsg_part, strerror(errno));
 		goto fail;
 	}
+	r->events = fopen(r->events_part, "w");
+	if (!r->events) {
+		fprintf(stderr, "lockdep-collect: error: unable to create '%s': %s\n",
+			r->events_part, strerror(errno));
+		goto fail;
+	}
 	return &r->base;
 fail:
+	if (r->kmsg)
+		fclose(r->kmsg);
 	free(r);
 	return NULL;
 }

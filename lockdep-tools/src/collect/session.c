@@ -353,6 +353,9 @@ int collect_from_agent(const struct collect_agent_opts *o,
 	}
 	if (!ret)
 		ret = fetch_files(&cl, sum, sink, t0);
+	/* what was logged while they were read, with the events (a follow too) */
+	if (!ret && !o->follow)
+		ret = fetch_kmsg(&cl, sum, sink, t0);
 	if (!ret && o->follow) {
 		ret = follow_kmsg(&cl, o, sum, sink, t0);
 		if (ret == 1) {

@@ -6,7 +6,8 @@
  * database sink parses them. Every call returns 0 or -errno, and a sink
  * prints its own error (naming the file it could not write) first.
  *
- * Call order: (file_begin file_data* file_end | kmsg_record)* finish.
+ * Call order: (file_begin file_data* file_end | kmsg_record | events_data)*
+ * finish.
  */
 #ifndef LDT_COLLECT_SINK_H
 #define LDT_COLLECT_SINK_H
@@ -26,6 +27,9 @@ struct collect_sink_ops {
 	/* one raw /dev/kmsg record, sequence number already checked */
 	int (*kmsg_record)(struct collect_sink *s, const uint8_t *rec,
 			   size_t len);
+	/* lockdep dependency event lines, as trace_pipe printed them */
+	int (*events_data)(struct collect_sink *s, const void *buf,
+			   size_t len);
 	int (*finish)(struct collect_sink *s, const struct collect_summary *sum);
 	void (*free)(struct collect_sink *s);
 };
@@ -35,8 +39,9 @@ struct collect_sink {
 };
 
 /*
- * The raw directory sink: @dir/files/<guest path>, @dir/kmsg and
- * @dir/MANIFEST (format in lockdep-collect(1)). NULL after printing why.
+ * The raw directory sink: @dir/files/<guest path>, @dir/kmsg, @dir/events
+ * (when the events were offered) and @dir/MANIFEST (format in
+ * lockdep-collect(1)). NULL after printing why.
  */
 struct collect_sink *raw_sink_new(const char *dir);
 

@@ -17,6 +17,7 @@
 
 #include "collect/db-sink.h"
 #include "collect/sources.h"
+#include "collect/transport.h"
 #include "proto/allowlist.h"
 #include "util/error.h"
 #include "util/line-reader.h"
@@ -411,6 +412,45 @@ static int read_kmsg(const char *path, const struct manifest *m,
 	return ret;
 }
 
+/* "events BYTES": the agent offered the dependency events. */
+static int events_meta(const struct manifest *m, size_t i,
+		       struct collect_summary *sum)
+{
+	bool known;
+
+	if (u64_field(m->lines[i] + 7, &sum->events.bytes, &known) || !known ||
+	    sum->events.bytes > EVENTS_MAX)
+		return bad_line(m, i, "expected 'events BYTES' with BYTES at most 1 GiB");
+	sum->events.offered = true;
+	return 0;
+}
+
+/* The events file, to the sink as it is: exactly the MANIFEST's bytes. */
+static int read_events(const char *path, const struct manifest *m,
+		       uint64_t want, struct collect_sink *sink)
+{
+	FILE *fp = rawdir_open(path, "");
+	uint64_t total = 0;
+	char buf[65536];
+	size_t n;
+	int ret = 0;
+
+	if (!fp)
+		return -1;
+	while (!ret && total <= want && (n = fread(buf, 1, sizeof(buf), fp))) {
+		total += n;
+		if (total <= want && sink->ops->events_data(sink, buf, n))
+			ret = -1;
+	}
+	if (!ret && ferror(fp))
+		ret = error("unable to read '%s': %s", path, strerror(errno));
+	if (!ret && total != want)
+		ret = error("%s: %s bytes, but '%s' counts %" PRIu64, path,
+			    total > want ? "more" : "fewer", m->path, want);
+	fclose(fp);
+	return ret;
+}
+
 /* First pass: the header, and the trigger names for the summary. */
 static int manifest_triggers(const struct manifest *m, const char ***names,
 			     size_t *nr)
@@ -442,7 +482,7 @@ static int rawdir_items(const struct manifest *m, const char *dir,
 {
 	char kmsg[8192];
 	size_t i, trig = 0;
-	bool have_kmsg = false, have_workload = false;
+	bool have_kmsg = false, have_workload = false, have_events = false;
 
 	for (i = 1; i < m->nr; i++) {
 		const char *l = m->lines[i];
@@ -455,6 +495,10 @@ static int rawdir_items(const struct manifest *m, const char *dir,
 		} else if (!strncmp(l, "kmsg ", 5) && !have_kmsg) {
 			have_kmsg = true;
 			if (kmsg_meta(m, i, sum))
+				return -1;
+		} else if (!strncmp(l, "events ", 7) && !have_events) {
+			have_events = true;
+			if (events_meta(m, i, sum))
 				return -1;
 		} else if (!strncmp(l, "trigger ", 8)) {
 			if (trigger_line(m, i, &sum->triggers[trig++]))
@@ -469,6 +513,11 @@ static int rawdir_items(const struct manifest *m, const char *dir,
 	}
 	if (!have_kmsg)
 		return error("%s: no 'kmsg' line", m->path);
+	if (have_events) {
+		snprintf(kmsg, sizeof(kmsg), "%s/events", dir);
+		if (read_events(kmsg, m, sum->events.bytes, sink))
+			return -1;
+	}
 	if (sum->kmsg.status == ITEM_MISSING)
 		return 0;
 	snprintf(kmsg, sizeof(kmsg), "%s/kmsg", dir);

@@ -97,6 +97,15 @@ struct kmsg_item {
 	size_t ngaps;
 };
 
+/*
+ * The lockdep dependency events (trace_pipe text) that came with the
+ * kernel log: offered when the agent sent at least one EVENTS frame.
+ */
+struct events_item {
+	bool offered;
+	uint64_t bytes;
+};
+
 struct collect_summary {
 	char identity[PROTO_MAX_IDENTITY];	/* sanitised, "" if unknown */
 	struct file_item *files;
@@ -104,6 +113,7 @@ struct collect_summary {
 	struct trigger_item *triggers;
 	size_t ntriggers;
 	struct kmsg_item kmsg;
+	struct events_item events;
 	struct workload_item workload;
 	/*
 	 * How the guest ended when that made the collection partial (it

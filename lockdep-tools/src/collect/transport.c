@@ -472,10 +472,36 @@ static int client_exited(struct agent_client *cl, struct collect_summary *sum,
 	       client_fail(cl, -EPIPE, "unable to end the kernel log follow") : 0;
 }
 
-/* The KMSG reply loop: records until END or ERROR. */
+/*
+ * EVENTS: dependency event lines, kept as they came (the database sink
+ * parses them at the end). An empty one says the events are on.
+ */
+static int client_events(struct agent_client *cl, struct collect_summary *sum,
+			 struct collect_sink *sink, const struct proto_frame *f)
+{
+	int ret;
+
+	sum->events.offered = true;
+	if (!f->len)
+		return 0;
+	if (sum->events.bytes + f->len > EVENTS_MAX)
+		return client_fail(cl, -EFBIG,
+				   "the agent's dependency events passed %llu MiB; stopped there",
+				   EVENTS_MAX >> 20);
+	ret = sink->ops->events_data(sink, f->payload, f->len);
+	if (ret)
+		return client_sink_failed(cl, ret);
+	sum->events.bytes += f->len;
+	return 0;
+}
+
+/*
+ * The KMSG reply loop: records (and EVENTS frames if @events asked for
+ * them) until END or ERROR.
+ */
 static int client_kmsg_reply(struct agent_client *cl,
 			     struct collect_summary *sum,
-			     struct collect_sink *sink)
+			     struct collect_sink *sink, bool events)
 {
 	int64_t until = proto_now_ms() + cl->timeout_ms;
 	struct kmsg_item *k = &sum->kmsg;
@@ -526,6 +552,15 @@ static int client_kmsg_reply(struct agent_client *cl,
 			if (ret)
 				return ret;
 			continue;
+		case PROTO_EVENTS:
+			if (!events)
+				break;
+			bytes += f.len;
+			ret = client_events(cl, sum, sink, &f) ?:
+			      client_dump_bounded(cl, bytes, until);
+			if (ret)
+				return ret;
+			continue;
 		case PROTO_ERROR:
 			ret = client_error_reply(cl, &f, "KMSG", &k->err);
 			if (!ret)
@@ -544,11 +579,11 @@ int agent_client_kmsg(struct agent_client *cl, struct collect_summary *sum,
 	uint8_t req[PROTO_KMSG_SIZE];
 	int ret;
 
-	req[0] = PROTO_KMSG_DUMP;
+	req[0] = PROTO_KMSG_DUMP | PROTO_KMSG_EVENTS;
 	proto_put_be64(req + 1, k->records ? k->last + 1 : 0);
 	ret = client_send(cl, PROTO_KMSG, req, sizeof(req), "KMSG");
 	if (!ret)
-		ret = client_kmsg_reply(cl, sum, sink);
+		ret = client_kmsg_reply(cl, sum, sink, true);
 	if (ret) {
 		k->status = k->records ? ITEM_INCOMPLETE : ITEM_MISSING;
 		k->err = -ret;
@@ -564,7 +599,7 @@ int agent_client_kmsg_follow(struct agent_client *cl,
 	uint8_t req[PROTO_KMSG_SIZE];
 	int ret;
 
-	req[0] = PROTO_KMSG_FOLLOW;
+	req[0] = PROTO_KMSG_FOLLOW | PROTO_KMSG_EVENTS;
 	proto_put_be64(req + 1, k->records ? k->last + 1 : 0);
 	ret = client_send(cl, PROTO_KMSG, req, sizeof(req), "KMSG follow");
 	if (ret)
@@ -572,11 +607,11 @@ int agent_client_kmsg_follow(struct agent_client *cl,
 	cl->follow = true;
 	cl->follow_stopped = false;
 	cl->follow_until_ms = until_ms > 0 ? until_ms : INT64_MAX;
-	ret = client_kmsg_reply(cl, sum, sink);
+	ret = client_kmsg_reply(cl, sum, sink, true);
 	cl->follow = false;
 	/* the stop request's own reply, an empty END */
 	if (!ret && cl->follow_stopped)
-		ret = client_kmsg_reply(cl, sum, sink);
+		ret = client_kmsg_reply(cl, sum, sink, false);
 	/* the guest went away at a record boundary: the stream is whole */
 	if (ret == -EPIPE && !cl->follow_stopped)
 		return ret;

@@ -27,6 +27,11 @@
  * within the reply timeout: it takes seconds at most.
  */
 #define KMSG_DUMP_MAX	(64ull << 20)
+/*
+ * The dependency events of one boot: a line is under 200 bytes, and a
+ * kernel has at most a few hundred thousand dependencies and usage bits.
+ */
+#define EVENTS_MAX	(1ull << 30)
 
 struct agent_client {
 	int fd;
@@ -70,7 +75,10 @@ int agent_client_list(struct agent_client *cl, struct collect_summary *sum,
 int agent_client_read(struct agent_client *cl, struct file_item *it,
 		      struct collect_sink *sink);
 
-/* KMSG dump of the records after the last one in @sum, into @sink. */
+/*
+ * KMSG dump of the records after the last one in @sum, into @sink, and
+ * the dependency events buffered meanwhile (as the follow, too).
+ */
 int agent_client_kmsg(struct agent_client *cl, struct collect_summary *sum,
 		      struct collect_sink *sink);
 

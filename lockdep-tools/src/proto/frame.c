@@ -112,6 +112,7 @@ const char *proto_type_name(uint8_t type)
 	case PROTO_OK:		return "OK";
 	case PROTO_STARTED:	return "STARTED";
 	case PROTO_EXITED:	return "EXITED";
+	case PROTO_EVENTS:	return "EVENTS";
 	case PROTO_ERROR:	return "ERROR";
 	}
 	return NULL;

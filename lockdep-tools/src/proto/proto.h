@@ -49,6 +49,7 @@ enum proto_type {
 	PROTO_OK		= 0x46,
 	PROTO_STARTED		= 0x47,
 	PROTO_EXITED		= 0x48,
+	PROTO_EVENTS		= 0x49,
 	PROTO_ERROR		= 0x7f,
 };
 
@@ -56,6 +57,11 @@ enum proto_kmsg_mode {
 	PROTO_KMSG_DUMP		= 0,
 	PROTO_KMSG_FOLLOW	= 1,
 };
+/*
+ * Or'ed into the KMSG mode: send the kernel's lockdep dependency events
+ * too, as EVENTS frames of whole trace_pipe lines.
+ */
+#define PROTO_KMSG_EVENTS	0x80
 
 /* Sizes of the fixed-size payloads. */
 #define PROTO_HELLO_SIZE	8	/* version, nonce */

@@ -447,3 +447,12 @@ int store_pack_missing(struct store *st, int64_t after)
 	free(boots);
 	return ret;
 }
+
+int store_pack_restamp(struct store *st)
+{
+	if (sqlite3_exec(st->db, "DELETE FROM dependency_packs WHERE schema_version"
+			 " IS NOT (SELECT schema_version"
+			 " FROM main.pragma_schema_version)", NULL, NULL, NULL))
+		return store_fail(st, "unable to rewrite the dependency packs of");
+	return store_pack_missing(st, 0);
+}

@@ -139,4 +139,11 @@ int store_pack_write(struct store *st, int64_t boot);
 /* store_pack_write() for every boot above @after without a pack. */
 int store_pack_missing(struct store *st, int64_t after);
 
+/*
+ * Drop every pack not stamped with the schema cookie of now (a migration
+ * changed the schema since it was written), then store_pack_missing()
+ * from the first boot: 0, or -1 after an error was printed.
+ */
+int store_pack_restamp(struct store *st);
+
 #endif

@@ -517,7 +517,7 @@ static const char migration_9[] =
  * (store/dep-pack.h), so that a graph or a diff of a million edges reads
  * one value instead of stepping a million rows. The writers add the pack
  * when they commit a boot (and store.c packs the boots stored before,
- * once the schema is at store_pack_version).
+ * at the last migration: store_pack_restamp()).
  *
  * The triggers drop a boot's pack whenever a dependency or class row of
  * its boot is inserted, deleted or has a column the pack depends on
@@ -576,12 +576,59 @@ static const char migration_10[] =
  * counting the boot's rows (a million index entries for a million
  * dependencies: a sixth of a graph's load). Any other pack, unstamped
  * or from before a schema change (VACUUM too), is still checked against
- * the rows. The packs are written anew, stamped, after this migration
- * (store_pack_version).
+ * the rows. Every migration changes the cookie: the last one a database
+ * goes through writes its packs anew, stamped (store_pack_restamp()).
  */
 static const char migration_11[] =
-	"DELETE FROM dependency_packs;\n"
 	"ALTER TABLE dependency_packs ADD COLUMN schema_version INTEGER;\n";
+
+/*
+ * Version 12: the kernel's lockdep dependency events (kernel-patches/
+ * 0009) as they streamed during the collection, so that a workload run
+ * shows when each dependency and usage bit first appeared. A boot has an
+ * event_streams row only when the agent offered the events; its
+ * dependency_events rows are the events in stream order (seq from 0),
+ * with the trace clock's boot-relative time and the kernel's class
+ * indices and trace ids (the graph_idx of classes and the trace_id of
+ * dependencies and traces). A class index may be reused after a
+ * class_zapped event; dependency_first_seen takes that into account.
+ */
+static const char migration_12[] =
+	"CREATE TABLE event_streams (\n"
+	"	boot_id INTEGER PRIMARY KEY REFERENCES boots(id) ON DELETE CASCADE,\n"
+	"	events INTEGER NOT NULL,\n"
+	"	lost INTEGER NOT NULL,\n"
+	"	other INTEGER NOT NULL\n"
+	");\n"
+	"CREATE TABLE dependency_events (\n"
+	"	boot_id INTEGER NOT NULL REFERENCES boots(id) ON DELETE CASCADE,\n"
+	"	seq INTEGER NOT NULL,\n"
+	"	time_us INTEGER NOT NULL,\n"
+	"	cpu INTEGER NOT NULL,\n"
+	"	kind TEXT NOT NULL\n"
+	"		CHECK (kind IN ('dependency', 'usage', 'class_zapped')),\n"
+	"	class_idx INTEGER NOT NULL,\n"
+	"	to_idx INTEGER,\n"
+	"	dep_bits INTEGER,\n"
+	"	distance INTEGER,\n"
+	"	usage_bit INTEGER,\n"
+	"	trace_id INTEGER,\n"
+	"	PRIMARY KEY (boot_id, seq)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE INDEX dependency_events_class ON\n"
+	"	dependency_events(boot_id, kind, class_idx, to_idx);\n"
+	/* the first event of each dependency of the graph, not undone by a zap */
+	"CREATE VIEW dependency_first_seen AS\n"
+	"SELECT d.boot_id, d.from_class, d.to_class, min(e.time_us) AS first_us\n"
+	"FROM dependencies d JOIN classes f ON f.id = d.from_class\n"
+	"JOIN classes t ON t.id = d.to_class\n"
+	"JOIN dependency_events e ON e.boot_id = d.boot_id\n"
+	"	AND e.kind = 'dependency' AND e.class_idx = f.graph_idx\n"
+	"	AND e.to_idx = t.graph_idx\n"
+	"WHERE NOT EXISTS (SELECT 1 FROM dependency_events z\n"
+	"	WHERE z.boot_id = e.boot_id AND z.kind = 'class_zapped'\n"
+	"	AND z.class_idx IN (e.class_idx, e.to_idx) AND z.seq > e.seq)\n"
+	"GROUP BY d.boot_id, d.from_class, d.to_class;\n";
 
 const char *const store_migrations[] = {
 	migration_1,
@@ -595,9 +642,8 @@ const char *const store_migrations[] = {
 	migration_9,
 	migration_10,
 	migration_11,
+	migration_12,
 };
-
-const int store_pack_version = 11;
 
 const int store_app_id_version = 6;
 

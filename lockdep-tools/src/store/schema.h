@@ -16,10 +16,5 @@ extern const int store_nr_migrations;
  * at a version below it has application_id 0.
  */
 extern const int store_app_id_version;
-/*
- * The schema version that made dependency_packs what the writers write
- * (store/dep-pack.h): the migration to it packs every boot without one.
- */
-extern const int store_pack_version;
 
 #endif

@@ -34,6 +34,7 @@ enum store_stmt {
 	ST_LOCK_POINT_INSERT,
 	ST_SELFTEST_SUMMARY_INSERT,
 	ST_SELFTEST_INSERT,
+	ST_EVENT_INSERT,
 	ST_NR
 };
 
@@ -45,6 +46,7 @@ struct store {
 	struct class_map *classes;	/* store-proc.c: the open boot's */
 	/* per-boot row counters of the tables keyed by (boot_id, idx) */
 	long long nr_chains, nr_stats, nr_lock_stat, nr_points, nr_selftest;
+	long long nr_events;
 	sqlite3_stmt *stmt[ST_NR];
 };
 

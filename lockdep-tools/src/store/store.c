@@ -140,6 +140,10 @@ static const char *const stmt_sql[ST_NR] = {
 	[ST_SELFTEST_INSERT] =
 		"INSERT INTO selftest (boot_id, idx, section, test, variant,"
 		" result) VALUES (?, ?, ?, ?, ?, ?)",
+	[ST_EVENT_INSERT] =
+		"INSERT INTO dependency_events (boot_id, seq, time_us, cpu, kind,"
+		" class_idx, to_idx, dep_bits, distance, usage_bit, trace_id)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_SELFTEST_SUMMARY_INSERT] =
 		"INSERT OR REPLACE INTO selftest_summary (boot_id, outcome,"
 		" failures, total) VALUES (?, ?, ?, ?)",
@@ -296,8 +300,9 @@ static int store_migrate_one(struct store *st, int from)
 	}
 	snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", from + 1);
 	if (store_exec(st, store_migrations[from], "migrate the schema of") ||
-	    /* the boots stored before packs: one range of rows each */
-	    (from + 1 == store_pack_version && store_pack_missing(st, 0)) ||
+	    /* the packs the schema changes left unstamped, and the boots
+	     * stored before packs: anew, under the cookie of now */
+	    (from + 1 == store_nr_migrations && store_pack_restamp(st)) ||
 	    store_exec(st, bump, "migrate the schema of") ||
 	    store_exec(st, "COMMIT", "commit the schema of")) {
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
@@ -544,7 +549,7 @@ int store_boot_begin(struct store *st, const struct store_boot *b,
 		goto fail;
 	st->boot_id = sqlite3_last_insert_rowid(st->db);
 	st->nr_chains = st->nr_stats = st->nr_lock_stat = 0;
-	st->nr_points = st->nr_selftest = 0;
+	st->nr_points = st->nr_selftest = st->nr_events = 0;
 	*boot_id = st->boot_id;
 	return 0;
 fail:

@@ -100,6 +100,16 @@ int store_add_lock_stat(struct store *st, const struct proc_lock_stat_row *r);
 int store_add_lock_stat_point(struct store *st,
 			      const struct proc_lock_stat_point *p);
 int store_add_selftest_row(struct store *st, const struct selftest_row *r);
+
+/*
+ * The open boot's dependency event stream (parse/trace-events.h): each
+ * event in stream order, then the stream's counts once at the end.
+ */
+struct trace_event;
+struct trace_events_stats;
+int store_add_dependency_event(struct store *st, const struct trace_event *ev);
+int store_add_event_stream(struct store *st,
+			   const struct trace_events_stats *stats);
 int store_add_selftest_summary(struct store *st,
 			       const struct selftest_summary *s);
 

@@ -135,8 +135,12 @@ patched_proc_dir() {
 
 # snapshot, then unchanged: the database $DB holds what it held at the
 # snapshot (nothing stored is lost or changed by a refused input).
-# The SQL that takes a database back from schema version 10 to 9 (the
-# dependency packs), for the tests of older databases.
+# The SQL that takes a database back from schema version 12 to 11 (the
+# dependency event stream), and from 10 to 9 (the dependency packs, with
+# 11's stamp column), for the tests of older databases.
+UNDO_V12="DROP VIEW dependency_first_seen;
+	DROP TABLE dependency_events;
+	DROP TABLE event_streams"
 UNDO_V10="DROP TABLE dependency_packs;
 	DROP TRIGGER dependency_packs_dep_insert;
 	DROP TRIGGER dependency_packs_dep_update;

@@ -257,6 +257,13 @@ static void script_list(struct proto_conn *c, const char *list)
 	send_frame(c, PROTO_LIST_REPLY, list, strlen(list));
 }
 
+/* The kernel log dump after the files: nothing new. */
+static void script_last_kmsg(struct proto_conn *c)
+{
+	expect_request(c, PROTO_KMSG);
+	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
+}
+
 /* HELLO, an empty kernel log, then a LIST offering @list. */
 static void script_start(struct proto_conn *c, const char *list)
 {
@@ -380,7 +387,13 @@ static void send_record(struct proto_conn *c, const char *rec)
 	send_frame(c, PROTO_RECORD, rec, strlen(rec));
 }
 
-/* Offers a foreign path, has an empty file, and a kernel log with a gap. */
+#define EVENT_1 "     kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=1 bit=8 trace=3\n"
+#define EVENT_2 "     kworker/0:1-12      [000] d..2.     2.000000: lockdep_class_zapped: class=1\n"
+
+/*
+ * Offers a foreign path, has an empty file, a kernel log with a gap, and
+ * dependency events in the first dump and the last.
+ */
 static void script_gap(struct proto_conn *c)
 {
 	struct proto_frame f;
@@ -388,8 +401,12 @@ static void script_gap(struct proto_conn *c)
 
 	script_hello(c);
 	f = expect_request(c, PROTO_KMSG);
-	child_check(f.len == PROTO_KMSG_SIZE && f.payload[0] == PROTO_KMSG_DUMP &&
+	child_check(f.len == PROTO_KMSG_SIZE &&
+		    f.payload[0] == (PROTO_KMSG_DUMP | PROTO_KMSG_EVENTS) &&
 		    proto_get_be64(f.payload + 1) == 0);
+	/* the events are on: an empty EVENTS first, then lines */
+	send_frame(c, PROTO_EVENTS, NULL, 0);
+	send_frame(c, PROTO_EVENTS, EVENT_1, strlen(EVENT_1));
 	send_record(c, "6,5,100,-;first\n");
 	send_record(c, "6,6,101,-;second, no newline");
 	send_record(c, "6,9,102,-;after a gap\n SUBSYSTEM=x\n");
@@ -407,6 +424,10 @@ static void script_gap(struct proto_conn *c)
 	script_list(c, "/etc/shadow\n/proc/../etc/shadow\n/proc/version");
 	f = expect_request(c, PROTO_READ);
 	child_check(f.len == 13 && !memcmp(f.payload, "/proc/version", 13));
+	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
+	/* the last dump: the events of the meantime */
+	expect_request(c, PROTO_KMSG);
+	send_frame(c, PROTO_EVENTS, EVENT_2, strlen(EVENT_2));
 	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
 	expect_request(c, PROTO_POWEROFF);
 	send_frame(c, PROTO_OK, NULL, 0);
@@ -440,6 +461,11 @@ static void test_kmsg_gap_and_foreign_paths(void **state)
 	assert_non_null(got);
 	assert_string_equal(got, kmsg);
 	free(got);
+	got = raw_file(fx, "events", &size);
+	assert_non_null(got);
+	assert_string_equal(got, EVENT_1 EVENT_2);
+	free(got);
+	assert_manifest_has(fx, "events 169");
 	/* required files were not offered: partial */
 	assert_int_equal(fx->exit_status, EXIT_PARTIAL);
 }
@@ -480,6 +506,7 @@ static void script_sections(struct proto_conn *c)
 		    !memcmp(f.payload, "/sys/module/test_mod/sections/.data", 35));
 	err = ENOENT;
 	child_check(!proto_conn_send_error(c, err, PROTO_NO_DEADLINE, "gone"));
+	script_last_kmsg(c);
 	expect_request(c, PROTO_POWEROFF);
 	send_frame(c, PROTO_OK, NULL, 0);
 }
@@ -506,7 +533,10 @@ static void test_module_sections(void **state)
 	assert_null(strstr(got, "shadow"));
 	assert_null(strstr(got, "/Test/"));
 	assert_null(strstr(got, ".note.Linux"));
+	/* no EVENTS frame: a kernel without the events */
+	assert_null(strstr(got, "\nevents "));
 	free(got);
+	assert_no_raw_file(fx, "events");
 	assert_manifest_has(fx, "file complete /sys/module/test_mod/notes/.note.gnu.build-id 0");
 	assert_int_equal(fx->sum.nfiles, proto_allowlist_len + 3);
 }
@@ -556,6 +586,7 @@ static void script_late_hello(struct proto_conn *c)
 	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
 	expect_request(c, PROTO_LIST);
 	send_frame(c, PROTO_LIST_REPLY, NULL, 0);
+	script_last_kmsg(c);
 }
 
 static void test_late_hello(void **state)

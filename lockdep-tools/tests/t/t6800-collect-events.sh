@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+test_description='the lockdep dependency events: a raw directory to the database
+
+The real dependency event stream of our 6.1 guest (fixtures/6.1/events,
+captured with the lockdep_graph fixture by vm/regen-fixtures.sh) in a
+raw directory next to the export: every event stored in stream order
+with its time, kind and bounds checked, and dependency_first_seen. A
+garbage line, a cut last line or a size other than the MANIFEST says is
+an error naming the input (and the line), and nothing is stored; a raw
+directory without events (a kernel without them) stores no stream.'
+. "$(dirname "$0")/lib.sh"
+
+DB=$TRASH/db
+EV=$FIX61/events
+q() { sqlite3 "$DB" "$1"; }
+
+# collect_rc WANT ARGS: lockdep-collect exits WANT; stderr in ./err
+collect_rc() {
+	local want=$1 rc=0
+	shift
+	"$BIN/lockdep-collect" "$@" >id 2>err || rc=$?
+	test "$rc" = "$want" || { echo "exit $rc, expected $want"; cat err; return 1; }
+}
+
+# events_raw DIR [EVENTS]: the fixtures' raw directory with the export
+# and EVENTS (default the captured stream) as the agent's events
+events_raw() {
+	local d=$1 n
+	raw_from_fixtures "$d" &&
+	cp "$FIX61/lockdep_graph" "$d/files/proc/" &&
+	n=$(wc -l <"$d/kmsg") &&
+	raw_manifest "$d" "kmsg complete $n 0 $((n - 1)) -" &&
+	cp "${2:-$EV}" "$d/events" &&
+	echo "events $(wc -c <"$d/events")" >>"$d/MANIFEST"
+}
+
+test_expect_success 'the captured stream: every event stored, in order, with its kind' '
+	events_raw raw &&
+	collect_rc 3 --db "$DB" --raw-dir raw --label events &&
+	n=$(grep -c " lockdep_" "$EV") &&
+	test "$n" -gt 1000 &&
+	test "$(q "SELECT events, lost, other FROM event_streams")" = "$n|0|0" &&
+	test "$(q "SELECT count(*), min(seq), max(seq) FROM dependency_events")" = \
+		"$n|0|$((n - 1))" &&
+	for k in dependency usage class_zapped; do
+		test "$(q "SELECT count(*) FROM dependency_events
+			WHERE kind = '\''$k'\''")" = "$(grep -c " lockdep_$k: " "$EV")" ||
+		{ echo "kind $k"; return 1; }
+	done
+'
+
+test_expect_success 'each row as its line says: the first dependency event' '
+	line=$(grep -m 1 " lockdep_dependency: " "$EV") &&
+	want=$(echo "$line" | sed -E "s/.* ([0-9]+)\.([0-9]{6}): lockdep_dependency: from=([0-9]+) to=([0-9]+) dep=0x([0-9a-f]+) distance=([0-9]+) trace=([0-9]+)$/\1 \2 \3 \4 \5 \6 \7/" |
+		awk "{ printf \"%d|%s|%s|%s|%s|%s\n\", \$1 * 1000000 + \$2, \$3, \$4, \$5, \$6, \$7 }") &&
+	got=$(q "SELECT time_us, class_idx, to_idx, printf('\''%x'\'', dep_bits),
+		distance, trace_id FROM dependency_events
+		WHERE kind = '\''dependency'\'' ORDER BY seq LIMIT 1") &&
+	test "$got" = "$want"
+'
+
+test_expect_success 'dependency_first_seen: a time for dependencies of the export' '
+	seen=$(q "SELECT count(*) FROM dependency_first_seen") &&
+	test "$seen" -gt 0 &&
+	test "$seen" -le "$(grep -c "^dep " "$FIX61/lockdep_graph")" &&
+	test "$(q "SELECT count(*) FROM dependency_first_seen f
+		JOIN dependencies d ON d.from_class = f.from_class
+		AND d.to_class = f.to_class WHERE d.boot_id = f.boot_id")" = "$seen"
+'
+
+test_expect_success 'a garbage line: an error naming the file and line, nothing stored' '
+	sed "5s/class=/klass=/" "$EV" >bad.events &&
+	! cmp -s bad.events "$EV" &&
+	events_raw bad bad.events &&
+	snapshot &&
+	collect_rc 2 --db "$DB" --raw-dir bad &&
+	grep -q "bad/events:5: malformed dependency event" err &&
+	unchanged
+'
+
+test_expect_success 'a cut last line: an error naming its line, nothing stored' '
+	head -c -1 "$EV" >cut.events &&
+	events_raw cut cut.events &&
+	snapshot &&
+	collect_rc 2 --db "$DB" --raw-dir cut &&
+	grep -q "cut/events:$(wc -l <"$EV"): the last line has no end" err &&
+	unchanged
+'
+
+test_expect_success 'a size other than the MANIFEST says: an error, nothing stored' '
+	events_raw short &&
+	echo "     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class_zapped: class=1" >>short/events &&
+	snapshot &&
+	collect_rc 2 --db "$DB" --raw-dir short &&
+	grep -q "short/events: more bytes, but .*MANIFEST. counts" err &&
+	unchanged
+'
+
+test_expect_success 'no events line (a kernel without them): no stream stored' '
+	raw_from_fixtures plain &&
+	collect_rc 3 --db "$DB" --raw-dir plain --label plain &&
+	test "$(q "SELECT count(*) FROM event_streams e JOIN boots b
+		ON b.id = e.boot_id WHERE b.label = '\''plain'\''")" = 0
+'
+
+test_done

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace_pipe parser of the lockdep dependency events: each event's
+ * fields, the optional irq-info column, task names with blanks and
+ * dashes, LOST lines, other events, and every bound and malformation
+ * refused with the line's number; then the stream captured from our
+ * guest (fixtures/6.1/events).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/trace-events.h"
+
+#define FIX "tests/fixtures/6.1/"
+
+static int line(const char *text, struct trace_event *ev, uint64_t *lost)
+{
+	const char *why = NULL;
+	int ret = trace_events_line(text, strlen(text), ev, lost, &why);
+
+	assert_true((ret == TRACE_LINE_BAD) == (why != NULL));
+	return ret;
+}
+
+static void test_dependency(void **state)
+{
+	struct trace_event ev;
+	uint64_t lost;
+
+	(void)state;
+	assert_int_equal(line("     kworker/0:1-12      [000] d..2.     1.234567: lockdep_dependency: from=3 to=7 dep=0xf distance=1 trace=118",
+			      &ev, &lost), TRACE_LINE_EVENT);
+	assert_int_equal(ev.kind, TRACE_EVENT_DEPENDENCY);
+	assert_int_equal(ev.time_us, 1234567);
+	assert_int_equal(ev.cpu, 0);
+	assert_int_equal(ev.class, 3);
+	assert_int_equal(ev.to, 7);
+	assert_int_equal(ev.dep, 15);
+	assert_int_equal(ev.distance, 1);
+	assert_int_equal(ev.trace, 118);
+}
+
+static void test_usage_and_zap(void **state)
+{
+	struct trace_event ev;
+	uint64_t lost;
+
+	(void)state;
+	/* no irq-info column; a task name with a blank and a dash */
+	assert_int_equal(line("     my task-x-a-4242    [013]  12345.000009: lockdep_usage: class=65535 bit=63 trace=4294967295",
+			      &ev, &lost), TRACE_LINE_EVENT);
+	assert_int_equal(ev.kind, TRACE_EVENT_USAGE);
+	assert_int_equal(ev.time_us, 12345000009ull);
+	assert_int_equal(ev.cpu, 13);
+	assert_int_equal(ev.class, 65535);
+	assert_int_equal(ev.bit, 63);
+	assert_int_equal(ev.trace, 4294967295u);
+	assert_int_equal(line("           <...>-311     [001] d..1.    42.000001: lockdep_class_zapped: class=7",
+			      &ev, &lost), TRACE_LINE_EVENT);
+	assert_int_equal(ev.kind, TRACE_EVENT_CLASS_ZAPPED);
+	assert_int_equal(ev.class, 7);
+}
+
+static void test_lost_and_other(void **state)
+{
+	struct trace_event ev;
+	uint64_t lost = 0;
+
+	(void)state;
+	assert_int_equal(line("CPU:1 [LOST 12 EVENTS]", &ev, &lost),
+			 TRACE_LINE_LOST);
+	assert_int_equal(lost, 12);
+	assert_int_equal(line("          <idle>-0       [001] d.h2.     3.000000: sched_waking: comm=x pid=1",
+			      &ev, &lost), TRACE_LINE_OTHER);
+}
+
+static void test_refused(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"garbage",
+		"CPU:1 [LOST 12 EVENTS] and more",
+		"CPU:1 [LOST 99999999999999999999 EVENTS]",
+		/* the '-' not in column 16 */
+		"kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=1 bit=1 trace=1",
+		"     kworker/0:1-12      [000] d..2.     1.23456: lockdep_usage: class=1 bit=1 trace=1",
+		"     kworker/0:1-12      [000] d..2.     1.234567 lockdep_usage: class=1 bit=1 trace=1",
+		"     kworker/0:1-12      000] d..2.     1.234567: lockdep_usage: class=1 bit=1 trace=1",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=65536 bit=1 trace=1",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=1 bit=64 trace=1",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=1 bit=1 trace=4294967296",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=1 bit=1 trace=1 x",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=1 bit=1",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=-1 bit=1 trace=1",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_dependency: from=1 to=2 dep=0x10 distance=1 trace=1",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_dependency: from=1 to=2 dep=3 distance=1 trace=1",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_dependency: to=2 from=1 dep=0x3 distance=1 trace=1",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class_zapped: class=",
+		"     kworker/0:1-12      [000] d..2. 99999999999999999999.000000: lockdep_class_zapped: class=1",
+		"     kworker/0:1-12      [000] d..2.     1.234567: : x",
+	};
+	struct trace_event ev;
+	uint64_t lost;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (line(bad[i], &ev, &lost) != TRACE_LINE_BAD)
+			fail_msg("accepted: '%s'", bad[i]);
+	}
+}
+
+struct counts {
+	unsigned long n[3];
+};
+
+static int count(const struct trace_event *ev, void *data)
+{
+	struct counts *c = data;
+
+	c->n[ev->kind]++;
+	return 0;
+}
+
+static void test_parse_stops_at_bad_line(void **state)
+{
+	static const char text[] =
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class_zapped: class=1\n"
+		"CPU:0 [LOST 3 EVENTS]\n"
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class_zapped: class=x\n"
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class_zapped: class=2\n";
+	struct trace_events_stats st;
+	struct counts c = { { 0 } };
+
+	(void)state;
+	assert_int_equal(trace_events_parse(text, sizeof(text) - 1, "t", count,
+					    &c, &st), -1);
+	assert_int_equal(st.lines, 3);
+	assert_int_equal(st.lost, 3);
+	assert_int_equal(c.n[TRACE_EVENT_CLASS_ZAPPED], 1);
+	/* a cut last line */
+	assert_int_equal(trace_events_parse(text, 40, "t", count, &c, &st), -1);
+	assert_int_equal(st.lines, 1);
+}
+
+/* The stream captured from our guest (vm/regen-fixtures.sh): all of it. */
+static void test_fixture(void **state)
+{
+	struct trace_events_stats st;
+	struct counts c = { { 0 } };
+	unsigned long lines = 0;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	(void)state;
+	f = fopen(FIX "events", "r");
+	assert_non_null(f);
+	buf = malloc(1 << 24);
+	assert_non_null(buf);
+	len = fread(buf, 1, 1 << 24, f);
+	fclose(f);
+	assert_true(len > 0 && len < (1 << 24));
+	for (i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	assert_int_equal(trace_events_parse(buf, len, FIX "events", count, &c,
+					    &st), 0);
+	assert_int_equal(st.lines, lines);
+	assert_int_equal(st.events, lines);
+	assert_int_equal(st.lost, 0);
+	assert_int_equal(st.other, 0);
+	assert_true(c.n[TRACE_EVENT_DEPENDENCY] > 100);
+	assert_true(c.n[TRACE_EVENT_USAGE] > 100);
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dependency),
+		cmocka_unit_test(test_usage_and_zap),
+		cmocka_unit_test(test_lost_and_other),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_parse_stops_at_bad_line),
+		cmocka_unit_test(test_fixture),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
