@@ -19,9 +19,13 @@ stress-ng --temp-path /tmp/ipc-smoke --timeout "${secs}s" \
 	--shm "$cpus" --memfd "$cpus" --splice "$cpus" --tee "$cpus" \
 	--pty "$cpus" --clone "$cpus" --unshare 1 || {
 	# 3: a stressor lacked resources for its whole run in this small
-	# guest, which says nothing of the kernel
+	# guest; 7: one was cut short (OOM-killed) while counting its bogo
+	# ops: neither says anything of the kernel's locking
 	s=$?
-	[ $s = 3 ] || exit $s
-	echo "ipc-smoke: a stressor ran short of resources"
+	case $s in
+	3) echo "ipc-smoke: a stressor ran short of resources" ;;
+	7) echo "ipc-smoke: a stressor was cut short (bogo-op counts untrustworthy)" ;;
+	*) exit $s ;;
+	esac
 }
 echo "ipc-smoke: done"
