@@ -98,21 +98,27 @@ kmsg_from_log() {
 	}'
 }
 
-# raw_from_fixtures DIR: a raw directory as lockdep-collect --raw-dir
-# writes it, from the real 6.1 fixtures and corpus report 034
+# raw_from_fixtures DIR [FIX [graph]]: a raw directory as lockdep-collect
+# --raw-dir writes it, from the real files of FIX (default: the 6.1
+# fixtures, whose kernel log then also carries corpus report 034); no
+# graph export unless the third argument says "graph"
 raw_from_fixtures() {
-	local d=$1 f n
+	local d=$1 fix=${2:-$FIX61} f n
 	mkdir -p "$d/files/proc" "$d/files/sys/kernel" &&
 	for f in lockdep lockdep_stats lockdep_chains lock_stat; do
-		cp "$FIX61/$f" "$d/files/proc/$f" || return 1
+		cp "$fix/$f" "$d/files/proc/$f" || return 1
 	done &&
-	head -n 1 "$FIX61/console.log" | sed "s/^\[[^]]*\] //" >"$d/files/proc/version" &&
+	if [ "${3:-}" = graph ]; then
+		cp "$fix/lockdep_graph" "$d/files/proc/lockdep_graph"
+	fi &&
+	head -n 1 "$fix/console.log" | sed "s/^\[[^]]*\] //" >"$d/files/proc/version" &&
 	echo "console=ttyS0 panic=-1" >"$d/files/proc/cmdline" &&
 	printf "CONFIG_LOCKDEP=y\nCONFIG_PROVE_LOCKING=y\n" | gzip >"$d/files/proc/config.gz" &&
 	# one ELF note: namesz 4, descsz 20, type 3 (NT_GNU_BUILD_ID), "GNU\0"
 	printf "\004\000\000\000\024\000\000\000\003\000\000\000GNU\000" >"$d/files/sys/kernel/notes" &&
 	printf "\001\043\105\147\211\253\315\357\001\043\105\147\211\253\315\357\001\043\105\147" >>"$d/files/sys/kernel/notes" &&
-	{ cat "$FIX61/console.log"; cat "$CORPUS/034-circular.txt"; } |
+	{ cat "$fix/console.log"
+	  [ -n "${2:-}" ] || cat "$CORPUS/034-circular.txt"; } |
 		kmsg_from_log 0 >"$d/kmsg" &&
 	n=$(wc -l <"$d/kmsg") &&
 	raw_manifest "$d" "kmsg complete $n 0 $((n - 1)) -"

@@ -15,28 +15,6 @@ graph export.'
 DB=$TRASH/db
 q() { sqlite3 "$DB" "$1"; }
 
-# raw_from DIR FIX: the raw directory of an agent that read FIX's files,
-# with FIX's console log as its kernel log; no graph export unless
-# FIX has one and a third argument says "graph"
-raw_from() {
-	local d=$1 fix=$2 f n
-	mkdir -p "$d/files/proc" "$d/files/sys/kernel" &&
-	for f in lockdep lockdep_stats lockdep_chains lock_stat; do
-		cp "$fix/$f" "$d/files/proc/$f" || return 1
-	done &&
-	if [ "${3:-}" = graph ]; then
-		cp "$fix/lockdep_graph" "$d/files/proc/lockdep_graph"
-	fi &&
-	head -n 1 "$fix/console.log" | sed "s/^\[[^]]*\] //" >"$d/files/proc/version" &&
-	echo "console=ttyS0 panic=-1" >"$d/files/proc/cmdline" &&
-	printf "CONFIG_PROVE_LOCKING=y\n" | gzip >"$d/files/proc/config.gz" &&
-	printf "\004\000\000\000\024\000\000\000\003\000\000\000GNU\000" >"$d/files/sys/kernel/notes" &&
-	printf "\001\043\105\147\211\253\315\357\001\043\105\147\211\253\315\357\001\043\105\147" >>"$d/files/sys/kernel/notes" &&
-	kmsg_from_log 0 <"$fix/console.log" >"$d/kmsg" &&
-	n=$(wc -l <"$d/kmsg") &&
-	raw_manifest "$d" "kmsg complete $n 0 $((n - 1)) -"
-}
-
 # collect ARGS: lockdep-collect stores the boot, 0 or 3 (a file the
 # kernel does not offer)
 collect() {
@@ -51,7 +29,7 @@ for FIX in "$TOP"/lockdep-tools/tests/fixtures/[0-9]*/; do
 	export FIX v
 
 	test_expect_success "$v: stored complete, release of its console" '
-		raw_from raw "$FIX" &&
+		raw_from_fixtures raw "$FIX" &&
 		collect --db "$DB" --raw-dir raw --label "$v" &&
 		rel=$(sed -n "1s/.*Linux version \([^ ]*\) .*/\1/p" "$FIX/console.log") &&
 		test -n "$rel" &&
@@ -106,7 +84,7 @@ for FIX in "$TOP"/lockdep-tools/tests/fixtures/[0-9]*/; do
 
 	if [ -f "$FIX/lockdep_graph" ]; then
 		test_expect_success "$v: the graph export, as its counts record says" '
-			raw_from graw "$FIX" graph &&
+			raw_from_fixtures graw "$FIX" graph &&
 			collect --db "$DB" --raw-dir graw --label "$v-graph" &&
 			b=$(q "SELECT id FROM boots WHERE label = '\''$v-graph'\''") &&
 			awk "\$1 == \"counts\" { print \$2, \$3, \$4, \$5 }" "$FIX/lockdep_graph" >want &&
