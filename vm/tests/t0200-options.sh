@@ -19,6 +19,7 @@
 # the kernel, initramfs and tools of another build directory.
 
 . "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
+. "$(dirname "$0")/scenario-lib.sh"
 
 BUILD=${BUILD:-$TOP/build}
 VMDIR=$BUILD/vm
@@ -98,32 +99,8 @@ test_expect_success 'options on: every report counted, lockdep still on' '
 	test "$(ldstat "$on/raw" debug_locks)" = 1
 '
 
-# report_all with every reporting scenario in one boot. ba-order is left
-# out: with ab-order it closes a cycle (that is its purpose), and bench
-# only measures. Each name must be on the module's list with the report
-# given here.
-cat >"$TRASH/scenarios" <<'EOF'
-aa possible recursive locking
-abba possible circular locking dependency
-abbcca possible circular locking dependency
-abcdbcda possible circular locking dependency
-hardirq-safe-unsafe -safe -> [A-Z-]*-unsafe lock order
-softirq-safe-unsafe -safe -> [A-Z-]*-unsafe lock order
-irq-inversion possible irq lock inversion
-inconsistent-softirq inconsistent lock state
-rwlock-read-recursion possible recursive locking
-rwsem-read-recursion possible recursive locking
-bad-unlock bad unlock balance
-held-lock-freed held lock freed
-user-return lock held when returning to user space
-i-mutex possible recursive locking
-mm-ptl possible recursive locking
-rcu-deref suspicious RCU usage
-rwlock-read-recursion-softirq
-i-mutex-nested
-mm-ptl-nested
-ab-order
-EOF
+# report_all with every reporting scenario in one boot (scenario-lib.sh).
+reporting_scenarios >"$TRASH/scenarios"
 all=$VMDIR/t0200-report-all
 if ! find "$MODULES" -name 'test_lockdep_scenarios.ko' 2>/dev/null | grep -q .; then
 	test_skip 'report_all: every scenario in one boot, one report each' \

@@ -21,27 +21,18 @@
 # Skipped without the scenario module. Boots land in $BUILD/vm/t0710-*/.
 
 . "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
+. "$(dirname "$0")/scenario-lib.sh"
 
 BUILD=${BUILD:-$TOP/build}
 VMDIR=$BUILD/vm
 MODULES=${MODULES:-$BUILD/modules}
 
-# The reporting scenarios and their banners (as in t0200-options.sh).
-cat >"$TRASH/scenarios" <<'EOF'
-aa possible recursive locking
-abba possible circular locking dependency
-abbcca possible circular locking dependency
-abcdbcda possible circular locking dependency
-hardirq-safe-unsafe -safe -> [A-Z-]*-unsafe lock order
-softirq-safe-unsafe -safe -> [A-Z-]*-unsafe lock order
-irq-inversion possible irq lock inversion
-inconsistent-softirq inconsistent lock state
-rwlock-read-recursion possible recursive locking
-rwsem-read-recursion possible recursive locking
-bad-unlock bad unlock balance
-i-mutex possible recursive locking
-mm-ptl possible recursive locking
-EOF
+# The reporting scenarios of t0200's report_all boot that print a lockdep
+# banner, with it; held-lock-freed and user-return have their own case
+# below ("freed"), rcu-deref is RCU's report, not lockdep's.
+reporting_scenarios |
+	awk 'NF > 1 && $1 !~ /^(held-lock-freed|user-return|rcu-deref)$/' \
+	>"$TRASH/scenarios"
 BANNERS='WARNING: (possible circular locking dependency|possible recursive locking|inconsistent lock state|[A-Z-]*-safe -> [A-Z-]*-unsafe lock order|possible irq lock inversion|bad unlock balance|bad contention|held lock freed|.* still has locks held|lock held when returning to user space|bad unlock order|Nested lock was not taken)|\[ BUG: Invalid wait context \]'
 
 # ldstat RAW NAME: a value of the collected /proc/lockdep_stats.
