@@ -98,8 +98,16 @@ kmsg_from_log() {
 	}'
 }
 
+# collect_rc WANT ARGS: lockdep-collect exits WANT; stderr in ./err
+collect_rc() {
+	local want=$1 rc=0
+	shift
+	"$BIN/lockdep-collect" "$@" >id 2>err || rc=$?
+	test "$rc" = "$want" || { echo "exit $rc, expected $want"; cat err; return 1; }
+}
+
 # raw_from_fixtures DIR [FIX [graph]]: a raw directory as lockdep-collect
-# --raw-dir writes it, from the real files of FIX (default: the 6.1
+# --raw-dir writes it, from the real files of FIX (none or "": the 6.1
 # fixtures, whose kernel log then also carries corpus report 034); no
 # graph export unless the third argument says "graph"
 raw_from_fixtures() {

@@ -17,14 +17,6 @@ DB=$TRASH/db
 q() { sqlite3 "$DB" "$1"; }
 MISSING="sites, trace ids, dependency kinds, dependencies at distance > 1 or usage traces"
 
-# collect_rc WANT ARGS: lockdep-collect exits WANT; stderr in ./err
-collect_rc() {
-	local want=$1 rc=0
-	shift
-	"$BIN/lockdep-collect" "$@" >id 2>err || rc=$?
-	test "$rc" = "$want" || { echo "exit $rc, expected $want"; cat err; return 1; }
-}
-
 # plain_raw DIR: the raw directory of an agent on a plain kernel asked
 # for --trigger ab_ba: the series' files missing (ENOENT), the trigger
 # failed (ENOENT: no scenario module)

@@ -15,20 +15,11 @@ DB=$TRASH/db
 EV=$FIX61/events
 q() { sqlite3 "$DB" "$1"; }
 
-# collect_rc WANT ARGS: lockdep-collect exits WANT; stderr in ./err
-collect_rc() {
-	local want=$1 rc=0
-	shift
-	"$BIN/lockdep-collect" "$@" >id 2>err || rc=$?
-	test "$rc" = "$want" || { echo "exit $rc, expected $want"; cat err; return 1; }
-}
-
 # events_raw DIR [EVENTS]: the fixtures' raw directory with the export
 # and EVENTS (default the captured stream) as the agent's events
 events_raw() {
 	local d=$1 n
-	raw_from_fixtures "$d" &&
-	cp "$FIX61/lockdep_graph" "$d/files/proc/" &&
+	raw_from_fixtures "$d" "" graph &&
 	n=$(wc -l <"$d/kmsg") &&
 	raw_manifest "$d" "kmsg complete $n 0 $((n - 1)) -" &&
 	cp "${2:-$EV}" "$d/events" &&
