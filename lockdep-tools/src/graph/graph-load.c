@@ -132,11 +132,18 @@ struct graph *graph_load(struct store *st, const int64_t *ids,
 {
 	struct loader l = { .boot_ids = ids, .nr_boots = nr, .last_id = -1,
 			    .key = STRBUF_INIT };
+	uint64_t classes, deps;
 	size_t i;
 
 	l.g = graph_new();
 	for (i = 0; i < nr; i++)
 		graph_add_boot(l.g, ids[i], labels ? labels[i] : NULL);
+	if (store_graph_sizes(st, ids, nr, &classes, &deps))
+		goto fail;
+	/* one boot's classes are its nodes; several boots' are merged */
+	graph_reserve(l.g, nr == 1 ? classes : 0, deps);
+	idmap_reserve(&l.map, classes < GRAPH_RESERVE_MAX ? classes :
+		      GRAPH_RESERVE_MAX);
 	if (store_graph_no_exports(st, ids, nr, no_export, &l) ||
 	    (nr == 1 ? store_graph_boot_classes(st, ids[0], add_class, &l) :
 	     store_graph_shared_identities(st, ids, nr, add_shared, &l) ||

@@ -161,6 +161,24 @@ static struct graph_node *new_node(struct graph *g, const char *key,
 	return n;
 }
 
+void graph_reserve(struct graph *g, uint64_t nodes, uint64_t edges)
+{
+	size_t n = g->nr_nodes + (nodes < GRAPH_RESERVE_MAX ? nodes :
+				  GRAPH_RESERVE_MAX);
+	size_t e = g->nr_edges + (edges < GRAPH_RESERVE_MAX ? edges :
+				  GRAPH_RESERVE_MAX);
+
+	if (n > g->alloc_nodes) {
+		g->alloc_nodes = n;
+		g->nodes = xrealloc_big(g->nodes, n * sizeof(*g->nodes));
+		g->map->keys = xrealloc_big(g->map->keys, n * sizeof(char *));
+	}
+	if (e > g->alloc_edges) {
+		g->alloc_edges = e;
+		g->edges = xrealloc_big(g->edges, e * sizeof(*g->edges));
+	}
+}
+
 static uint32_t count_node(struct graph *g, struct graph_node *n,
 			   unsigned int usage_bits, int boot)
 {

@@ -395,6 +395,40 @@ damaged:
 	return 0;
 }
 
+int store_graph_sizes(struct store *st, const int64_t *boots, size_t nr,
+		      uint64_t *classes, uint64_t *deps)
+{
+	unsigned char buf[DEP_PACK_HEADER];
+	struct dep_pack_src src = { .read = blob_read, .buf = buf,
+				    .chunk = DEP_PACK_HEADER };
+	struct dep_pack p;
+	sqlite3_blob *b;
+	sqlite3_stmt *s;
+	int rc;
+
+	*classes = *deps = 0;
+	s = prepare_in(st, "SELECT boot_id FROM dependency_packs"
+		       " WHERE boot_id IN %s AND typeof(pack) = 'blob'"
+		       " AND schema_version IS (SELECT schema_version"
+		       " FROM main.pragma_schema_version)", boots, nr);
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (sqlite3_blob_open(st->db, "main", "dependency_packs", "pack",
+				      sqlite3_column_int64(s, 0), 0, &b))
+			continue;	/* read_pack() will say why */
+		src.ctx = b;
+		src.len = (size_t)sqlite3_blob_bytes(b);
+		/* the header checks nr against the blob's length */
+		if (!dep_pack_header(&p, &src)) {
+			*classes += p.classes;
+			*deps += p.nr;
+		}
+		sqlite3_blob_close(b);
+	}
+	return finish(st, s, rc, 0);
+}
+
 static int deps_locked(struct store *st, const int64_t *boots, size_t nr,
 		       int (*fn)(const struct store_graph_dep *d, void *data),
 		       void *data)

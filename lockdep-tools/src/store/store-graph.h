@@ -37,6 +37,16 @@ struct store_graph_dep {
 int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 			int (*fn)(const struct store_graph_class *c, void *data),
 			void *data);
+/*
+ * The classes and dependency rows that the @nr boots' dependency packs
+ * say they hold, summed, from the packs' headers alone: a hint for
+ * sizing a reader's arrays before the rows come. Only packs stamped
+ * fresh (the ones store_graph_deps() reads without counting the rows)
+ * count; a boot without one adds nothing. 0, or -1 after an error was
+ * printed.
+ */
+int store_graph_sizes(struct store *st, const int64_t *boots, size_t nr,
+		      uint64_t *classes, uint64_t *deps);
 int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 		     int (*fn)(const struct store_graph_dep *d, void *data),
 		     void *data);

@@ -6,6 +6,14 @@
 #include "util/idmap.h"
 #include "util/xalloc.h"
 
+void idmap_reserve(struct idmap *m, size_t n)
+{
+	if (m->nr + n > m->alloc) {
+		m->alloc = m->nr + n;
+		m->pairs = xrealloc_big(m->pairs, m->alloc * sizeof(*m->pairs));
+	}
+}
+
 void idmap_add(struct idmap *m, int64_t id, uint32_t value)
 {
 	ALLOC_GROW_BIG(m->pairs, m->nr + 1, m->alloc);

@@ -31,6 +31,8 @@ struct idmap {
 
 #define IDMAP_INIT { 0 }
 
+/* Room for @n more pairs, allocated at once (a hint). */
+void idmap_reserve(struct idmap *m, size_t n);
 void idmap_add(struct idmap *m, int64_t id, uint32_t value);
 /* Index the pairs added so far (before the first idmap_get()). */
 void idmap_build(struct idmap *m);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the lock graph on hand-made graphs: building and merging
- * across boots, strongly connected components (including one path long
- * enough to overflow a recursive implementation's stack), shortest
+ * Unit tests of the lock graph on hand-made graphs: building (room
+ * reserved first or not) and merging across boots, strongly connected
+ * components (including one path long enough to overflow a recursive
+ * implementation's stack), shortest
  * cycles and their cross-boot flag, irq-safe -> irq-unsafe paths,
  * neighbourhoods, and dot quoting of hostile names.
  */
@@ -23,8 +24,12 @@
 #define HARD_UNSAFE	LDR_USAGE_ON(LDR_HARDIRQ)
 #define SOFT_SAFE	LDR_USAGE_IN(LDR_SOFTIRQ)
 
-/* A graph of one boot from "a>b" pairs of single-letter classes. */
-static struct graph *letters(const char *const *pairs, size_t nr)
+/*
+ * A graph of one boot from "a>b" pairs of single-letter classes, with
+ * room for @hint nodes and edges reserved first.
+ */
+static struct graph *letters_reserved(const char *const *pairs, size_t nr,
+				      uint64_t hint)
 {
 	struct graph *g = graph_new();
 	char a[2] = "", b[2] = "";
@@ -32,6 +37,7 @@ static struct graph *letters(const char *const *pairs, size_t nr)
 	size_t i;
 
 	graph_add_boot(g, 1, NULL);
+	graph_reserve(g, hint, hint);
 	for (i = 0; i < nr; i++) {
 		a[0] = pairs[i][0];
 		b[0] = pairs[i][2];
@@ -41,6 +47,11 @@ static struct graph *letters(const char *const *pairs, size_t nr)
 	}
 	graph_finish(g);
 	return g;
+}
+
+static struct graph *letters(const char *const *pairs, size_t nr)
+{
+	return letters_reserved(pairs, nr, 0);
 }
 
 static uint32_t node(const struct graph *g, const char *name)
@@ -83,6 +94,35 @@ static void test_merge_across_boots(void **state)
 	assert_int_equal(g->edges[e].site_boot, 1);
 	assert_int_equal(graph_find_edge(g, b, b), UINT32_MAX);
 	graph_free(g);
+}
+
+/*
+ * A reservation is a hint: too small, the arrays grow as they would
+ * have; absurd (a damaged pack header), it is capped; the graph is the
+ * one built without it.
+ */
+static void test_reserve(void **state)
+{
+	static const char *const pairs[] = { "a>b", "b>c", "c>a", "a>c", "d>a" };
+	const uint64_t hints[] = { 1, 5, UINT64_MAX };
+	struct graph *want = letters(pairs, 5), *g;
+	size_t h, i;
+
+	(void)state;
+	for (h = 0; h < sizeof(hints) / sizeof(hints[0]); h++) {
+		g = letters_reserved(pairs, 5, hints[h]);
+		assert_true(g->alloc_nodes <= GRAPH_RESERVE_MAX);
+		assert_int_equal(g->nr_nodes, want->nr_nodes);
+		assert_int_equal(g->nr_edges, want->nr_edges);
+		for (i = 0; i < g->nr_nodes; i++)
+			assert_string_equal(g->nodes[i].name, want->nodes[i].name);
+		for (i = 0; i < g->nr_edges; i++) {
+			assert_int_equal(g->edges[i].from, want->edges[i].from);
+			assert_int_equal(g->edges[i].to, want->edges[i].to);
+		}
+		graph_free(g);
+	}
+	graph_free(want);
 }
 
 static void test_append_node(void **state)
@@ -481,6 +521,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_across_boots),
+		cmocka_unit_test(test_reserve),
 		cmocka_unit_test(test_append_node),
 		cmocka_unit_test(test_merge_sorted_runs),
 		cmocka_unit_test(test_scc_small),

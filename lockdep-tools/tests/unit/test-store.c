@@ -2,7 +2,8 @@
 /*
  * Unit tests of the SQLite store: the schema and its pragmas, migration
  * from an older version, one transaction per boot (an aborted or killed
- * collection leaves nothing), and reports that come back as they went in.
+ * collection leaves nothing), reports that come back as they went in, and
+ * the sizes graph readers take from the dependency packs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,8 +19,10 @@
 #include <unistd.h>
 
 #include "parse/klog.h"
+#include "store/dep-pack.h"
 #include "store/schema.h"
 #include "store/store.h"
+#include "store/store-graph.h"
 #include "store/store-int.h"	/* the connection, to lower its limit */
 
 static char dir[] = "/tmp/test-store.XXXXXX";
@@ -476,6 +479,53 @@ static void test_bad_index_read_back(void **state)
 	store_close(st);
 }
 
+/*
+ * The sizes a graph reader reserves for come from fresh pack headers
+ * only: a pack stamped under another schema or with a damaged header
+ * adds nothing, and neither does a boot without a pack.
+ */
+static void test_graph_sizes(void **state)
+{
+	uint64_t classes, deps;
+	struct store *st;
+	int64_t boots[2];
+
+	(void)state;
+	st = store_open(path, 0);
+	assert_non_null(st);
+	boots[0] = add_boot(st, "packed");
+	boots[1] = add_boot(st, "none");
+	store_close(st);
+	exec_raw("INSERT INTO classes (id, boot_id, name) VALUES"
+		 " (10, 1, 'a'), (11, 1, 'b'), (12, 1, 'c'), (13, 1, 'd');"
+		 "INSERT INTO dependencies (boot_id, from_class, to_class) VALUES"
+		 " (1, 10, 11), (1, 11, 12), (1, 10, 12)");
+	st = store_open(path, 0);
+	assert_non_null(st);
+	assert_int_equal(sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_pack_write(st, 1), 0);
+	assert_int_equal(sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_graph_sizes(st, boots, 2, &classes, &deps), 0);
+	assert_int_equal(classes, 4);
+	assert_int_equal(deps, 3);
+	store_close(st);
+
+	exec_raw("UPDATE dependency_packs SET schema_version = schema_version - 1");
+	st = store_open(path, STORE_READ_ONLY);
+	assert_non_null(st);
+	assert_int_equal(store_graph_sizes(st, boots, 2, &classes, &deps), 0);
+	assert_int_equal(classes + deps, 0);
+	store_close(st);
+
+	exec_raw("UPDATE dependency_packs SET pack = substr(pack, 1, 39),"
+		 " schema_version = (SELECT schema_version FROM pragma_schema_version)");
+	st = store_open(path, STORE_READ_ONLY);
+	assert_non_null(st);
+	assert_int_equal(store_graph_sizes(st, boots, 2, &classes, &deps), 0);
+	assert_int_equal(classes + deps, 0);
+	store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +540,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_killed_collection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_index_read_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_graph_sizes, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
