@@ -79,5 +79,7 @@ int agent_workload_pollfds(struct pollfd *pfd);
 void agent_workload_service(void);
 /* Send EXITED if the workload has ended and it was not sent yet. */
 int agent_workload_report(struct proto_conn *c);
+/* OUTPUT: what the workload wrote so far, ended or not. */
+int agent_workload_output(struct proto_conn *c, const struct proto_frame *req);
 
 #endif

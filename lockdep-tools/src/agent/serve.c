@@ -193,6 +193,8 @@ static int agent_handle(struct proto_conn *c, const struct proto_frame *req)
 		return agent_trigger(c, req);
 	case PROTO_RUN:
 		return agent_run(c, req);
+	case PROTO_OUTPUT:
+		return agent_workload_output(c, req);
 	case PROTO_POWEROFF:
 		if (req->len)
 			return proto_conn_send_error(c, EINVAL,

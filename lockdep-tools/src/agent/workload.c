@@ -5,7 +5,9 @@
  * the workload's stdout and stderr come through a pipe into a ring of the
  * last PROTO_WORKLOAD_OUTPUT bytes, and its end (seen through a pidfd, so
  * a background job that keeps the pipe open cannot hide it) is told to the
- * host as one EXITED frame in the next KMSG follow.
+ * host as one EXITED frame in the next KMSG follow. A workload that does
+ * not end (a deadlock in the kernel, say) can still be asked for its
+ * output so far with OUTPUT: the agent never waits for it.
  *
  * The run's place in the kernel log is a pair of sequence numbers: the
  * first record the kernel could log once the workload was about to start,
@@ -226,35 +228,69 @@ void agent_workload_service(void)
 		workload_reap();
 }
 
+static size_t output_kept(void)
+{
+	return wl.total < sizeof(wl.ring) ? wl.total : sizeof(wl.ring);
+}
+
+/* The kept output, oldest byte first, to @dst (output_kept() bytes). */
+static void output_copy(uint8_t *dst)
+{
+	size_t head = wl.total % sizeof(wl.ring);
+
+	if (wl.total > sizeof(wl.ring)) {
+		memcpy(dst, wl.ring + head, sizeof(wl.ring) - head);
+		memcpy(dst + sizeof(wl.ring) - head, wl.ring, head);
+	} else {
+		memcpy(dst, wl.ring, output_kept());
+	}
+}
+
 int agent_workload_report(struct proto_conn *c)
 {
-	uint64_t kept = wl.total < sizeof(wl.ring) ? wl.total : sizeof(wl.ring);
-	size_t head = wl.total % sizeof(wl.ring);
 	uint8_t *buf;
 	int ret;
 
 	if (!wl.exited || wl.reported)
 		return 0;
-	buf = malloc(PROTO_EXITED_HEADER + kept);
+	buf = malloc(PROTO_EXITED_HEADER + output_kept());
 	if (!buf)
 		return -ENOMEM;
 	proto_put_be32(buf, (uint32_t)wl.status);
 	proto_put_be64(buf + 4, (uint64_t)wl.duration_ms);
 	proto_put_be64(buf + 12, wl.end_seq);
 	proto_put_be64(buf + 20, wl.total);
-	/* the ring, oldest byte first */
-	if (wl.total > sizeof(wl.ring)) {
-		memcpy(buf + PROTO_EXITED_HEADER, wl.ring + head,
-		       sizeof(wl.ring) - head);
-		memcpy(buf + PROTO_EXITED_HEADER + sizeof(wl.ring) - head,
-		       wl.ring, head);
-	} else {
-		memcpy(buf + PROTO_EXITED_HEADER, wl.ring, kept);
-	}
-	ret = proto_conn_send(c, PROTO_EXITED, buf, PROTO_EXITED_HEADER + kept,
+	output_copy(buf + PROTO_EXITED_HEADER);
+	ret = proto_conn_send(c, PROTO_EXITED, buf,
+			      PROTO_EXITED_HEADER + output_kept(),
 			      PROTO_NO_DEADLINE);
 	free(buf);
 	if (!ret)
 		wl.reported = true;
+	return ret;
+}
+
+int agent_workload_output(struct proto_conn *c, const struct proto_frame *req)
+{
+	uint8_t *buf;
+	int ret;
+
+	if (req->len)
+		return proto_conn_send_error(c, EINVAL, PROTO_NO_DEADLINE,
+					     "OUTPUT takes no payload");
+	if (!wl.pid)
+		return proto_conn_send_error(c, ENOENT, PROTO_NO_DEADLINE,
+					     "no workload ran in this boot");
+	output_drain();
+	buf = malloc(PROTO_OUTPUT_HEADER + output_kept());
+	if (!buf)
+		return proto_conn_send_error(c, ENOMEM, PROTO_NO_DEADLINE,
+					     "out of memory for the output");
+	proto_put_be64(buf, wl.total);
+	output_copy(buf + PROTO_OUTPUT_HEADER);
+	ret = proto_conn_send(c, PROTO_OUTPUT_REPLY, buf,
+			      PROTO_OUTPUT_HEADER + output_kept(),
+			      PROTO_NO_DEADLINE);
+	free(buf);
 	return ret;
 }

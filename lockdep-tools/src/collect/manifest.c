@@ -60,7 +60,8 @@ static void manifest_workload(FILE *fp, const struct workload_item *w)
 	manifest_u64(fp, w->end_seq, exited && w->end_seq != WORKLOAD_SEQ_UNKNOWN);
 	manifest_u64(fp, (uint32_t)w->wait_status, exited);
 	manifest_u64(fp, w->duration_ms, exited);
-	manifest_u64(fp, w->output_total, exited);
+	/* a workload that did not end: its output so far, if asked */
+	manifest_u64(fp, w->output_total, exited || w->output);
 	if (w->state == WORKLOAD_NOT_STARTED)
 		fprintf(fp, " %s", item_err_name(w->err, buf, sizeof(buf)));
 	fputc('\n', fp);

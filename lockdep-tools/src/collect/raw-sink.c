@@ -216,7 +216,10 @@ static int raw_events_data(struct collect_sink *s, const void *buf, size_t len)
 	return 0;
 }
 
-/* workload.out: the output the agent kept, there only when it ended. */
+/*
+ * workload.out: the output the agent kept, there when it ended or when
+ * a workload that did not end was asked for its output so far.
+ */
 static int raw_workload_output(struct raw_sink *r,
 			       const struct workload_item *w)
 {
@@ -225,7 +228,7 @@ static int raw_workload_output(struct raw_sink *r,
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/workload.out", r->dir);
-	if (w->state != WORKLOAD_EXITED)
+	if (!w->output)
 		return raw_unlink(path);
 	snprintf(tmp, sizeof(tmp), "%s/workload.out.tmp", r->dir);
 	fp = fopen(tmp, "w");

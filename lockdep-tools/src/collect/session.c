@@ -308,9 +308,19 @@ static int run_workload(struct agent_client *cl,
 				 w->name, status, w->duration_ms / 1000.0,
 				 (unsigned long long)w->output_total);
 	} else {
-		snprintf(sum->end_reason, sizeof(sum->end_reason),
-			 "workload '%s' did not end within %d s (--run-timeout): its exit status and output are missing",
-			 w->name, o->run_timeout_s);
+		/* a hung workload's output is what says where it hung */
+		ret = agent_client_output(cl, w);
+		if (ret)
+			return ret;
+		if (w->output)
+			snprintf(sum->end_reason, sizeof(sum->end_reason),
+				 "workload '%s' did not end within %d s (--run-timeout): its exit status is missing; its output so far is kept (%llu bytes)",
+				 w->name, o->run_timeout_s,
+				 (unsigned long long)w->output_total);
+		else
+			snprintf(sum->end_reason, sizeof(sum->end_reason),
+				 "workload '%s' did not end within %d s (--run-timeout): its exit status and output are missing (%.200s)",
+				 w->name, o->run_timeout_s, cl->agent_msg);
 		error("%s", sum->end_reason);
 	}
 	return fetch_kmsg(cl, sum, sink, t0);

@@ -358,9 +358,11 @@ static int workload_line(const struct manifest *m, size_t i, const char *dir,
 	else
 		goto bad;
 	exited = w->state == WORKLOAD_EXITED;
+	/* wait and duration only when it ended; output also while running */
 	for (k = 0; k < 5; k++)
 		if (u64_field(f[3 + k], &v[k], &known[k]) ||
-		    (k >= 2 && known[k] != exited))
+		    (k >= 2 && known[k] != exited &&
+		     !(k == 4 && w->state == WORKLOAD_RUNNING)))
 			goto bad;
 	if ((n == 9) != (w->state == WORKLOAD_NOT_STARTED) ||
 	    (n == 9 && reason_err(f[8], &w->err)) ||
@@ -372,7 +374,7 @@ static int workload_line(const struct manifest *m, size_t i, const char *dir,
 	w->wait_status = (int)(uint32_t)v[2];
 	w->duration_ms = v[3];
 	w->output_total = v[4];
-	ret = exited ? workload_output(m, i, dir, w) : 0;
+	ret = known[4] ? workload_output(m, i, dir, w) : 0;
 	free(copy);
 	return ret;
 bad:

@@ -162,8 +162,10 @@ bool collect_summary_why_partial(const struct collect_summary *sum,
 		return true;
 	}
 	if (sum->workload.state == WORKLOAD_RUNNING) {
-		snprintf(why, size, "workload '%s' did not end: its exit status and output are missing",
-			 sum->workload.name);
+		snprintf(why, size, "workload '%s' did not end: its exit status %s",
+			 sum->workload.name, sum->workload.output ?
+			 "is missing (its output so far is kept)" :
+			 "and output are missing");
 		return true;
 	}
 	for (i = 0; i < sum->nfiles; i++) {

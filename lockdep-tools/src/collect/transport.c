@@ -435,6 +435,31 @@ static int client_dump_bounded(struct agent_client *cl, uint64_t bytes,
 }
 
 /*
+ * The output a frame @what carries, @kept bytes at @out of @total: all
+ * of it, or the last PROTO_WORKLOAD_OUTPUT bytes (the agent's ring).
+ */
+static int client_output(struct agent_client *cl, struct workload_item *w,
+			 const uint8_t *out, size_t kept, uint64_t total,
+			 const char *what)
+{
+	if (kept > PROTO_WORKLOAD_OUTPUT || kept > total ||
+	    (total > kept && kept < PROTO_WORKLOAD_OUTPUT))
+		return client_fail(cl, -EPROTO,
+				   "the agent's %s frame keeps %zu bytes of %" PRIu64 " of output",
+				   what, kept, total);
+	free(w->output);
+	w->output = malloc(kept ? kept : 1);
+	if (!w->output) {
+		cl->local_failure = true;
+		return client_fail(cl, -ENOMEM, "out of memory");
+	}
+	memcpy(w->output, out, kept);
+	w->output_len = kept;
+	w->output_total = total;
+	return 0;
+}
+
+/*
  * EXITED, the workload's end, during a follow: keep it in @sum and end
  * the follow (the records the agent already sent still arrive).
  */
@@ -442,28 +467,19 @@ static int client_exited(struct agent_client *cl, struct collect_summary *sum,
 			 const struct proto_frame *f)
 {
 	struct workload_item *w = &sum->workload;
-	size_t kept;
+	int ret;
 
 	if (!cl->follow || w->state != WORKLOAD_RUNNING ||
 	    f->len < PROTO_EXITED_HEADER)
 		return client_unexpected(cl, f, "KMSG follow");
-	kept = f->len - PROTO_EXITED_HEADER;
-	w->output_total = proto_get_be64(f->payload + 20);
-	if (kept > PROTO_WORKLOAD_OUTPUT || kept > w->output_total ||
-	    (w->output_total > kept && kept < PROTO_WORKLOAD_OUTPUT))
-		return client_fail(cl, -EPROTO,
-				   "the agent's EXITED frame keeps %zu bytes of %" PRIu64 " of output",
-				   kept, w->output_total);
+	ret = client_output(cl, w, f->payload + PROTO_EXITED_HEADER,
+			    f->len - PROTO_EXITED_HEADER,
+			    proto_get_be64(f->payload + 20), "EXITED");
+	if (ret)
+		return ret;
 	w->wait_status = (int)proto_get_be32(f->payload);
 	w->duration_ms = proto_get_be64(f->payload + 4);
 	w->end_seq = proto_get_be64(f->payload + 12);
-	w->output = malloc(kept ? kept : 1);
-	if (!w->output) {
-		cl->local_failure = true;
-		return client_fail(cl, -ENOMEM, "out of memory");
-	}
-	memcpy(w->output, f->payload + PROTO_EXITED_HEADER, kept);
-	w->output_len = kept;
 	w->state = WORKLOAD_EXITED;
 	if (cl->follow_stopped)
 		return 0;
@@ -646,6 +662,25 @@ int agent_client_run(struct agent_client *cl, struct workload_item *w)
 		return client_error_reply(cl, &f, "RUN", &w->err);
 	w->err = EPROTO;
 	return client_unexpected(cl, &f, "RUN");
+}
+
+int agent_client_output(struct agent_client *cl, struct workload_item *w)
+{
+	struct proto_frame f;
+	int ret, err;
+
+	ret = client_send(cl, PROTO_OUTPUT, NULL, 0, "OUTPUT");
+	if (!ret)
+		ret = client_recv(cl, &f, "OUTPUT");
+	if (ret)
+		return ret;
+	if (f.type == PROTO_OUTPUT_REPLY && f.len >= PROTO_OUTPUT_HEADER)
+		return client_output(cl, w, f.payload + PROTO_OUTPUT_HEADER,
+				     f.len - PROTO_OUTPUT_HEADER,
+				     proto_get_be64(f.payload), "OUTPUT_REPLY");
+	if (f.type == PROTO_ERROR)
+		return client_error_reply(cl, &f, "OUTPUT", &err);
+	return client_unexpected(cl, &f, "OUTPUT");
 }
 
 int agent_client_trigger(struct agent_client *cl, struct trigger_item *t)

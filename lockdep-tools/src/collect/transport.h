@@ -103,6 +103,14 @@ int agent_client_trigger(struct agent_client *cl, struct trigger_item *t);
  */
 int agent_client_run(struct agent_client *cl, struct workload_item *w);
 
+/*
+ * OUTPUT: what a workload that did not end has written so far, into @w's
+ * output (its state stays RUNNING). An agent without OUTPUT answers
+ * ERROR, which is not a failure of the connection: 0, @w unchanged,
+ * and the agent's words in @cl->agent_msg.
+ */
+int agent_client_output(struct agent_client *cl, struct workload_item *w);
+
 /* POWEROFF, acknowledged. */
 int agent_client_poweroff(struct agent_client *cl);
 

@@ -104,6 +104,7 @@ const char *proto_type_name(uint8_t type)
 	case PROTO_TRIGGER:	return "TRIGGER";
 	case PROTO_POWEROFF:	return "POWEROFF";
 	case PROTO_RUN:		return "RUN";
+	case PROTO_OUTPUT:	return "OUTPUT";
 	case PROTO_HELLO_REPLY:	return "HELLO_REPLY";
 	case PROTO_LIST_REPLY:	return "LIST_REPLY";
 	case PROTO_DATA:	return "DATA";
@@ -113,6 +114,7 @@ const char *proto_type_name(uint8_t type)
 	case PROTO_STARTED:	return "STARTED";
 	case PROTO_EXITED:	return "EXITED";
 	case PROTO_EVENTS:	return "EVENTS";
+	case PROTO_OUTPUT_REPLY:	return "OUTPUT_REPLY";
 	case PROTO_ERROR:	return "ERROR";
 	}
 	return NULL;

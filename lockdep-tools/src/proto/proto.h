@@ -39,6 +39,7 @@ enum proto_type {
 	PROTO_TRIGGER		= 0x05,
 	PROTO_POWEROFF		= 0x06,
 	PROTO_RUN		= 0x07,
+	PROTO_OUTPUT		= 0x08,
 	/* replies, agent -> host */
 	PROTO_REPLY_BASE	= 0x40,
 	PROTO_HELLO_REPLY	= 0x41,
@@ -50,6 +51,7 @@ enum proto_type {
 	PROTO_STARTED		= 0x47,
 	PROTO_EXITED		= 0x48,
 	PROTO_EVENTS		= 0x49,
+	PROTO_OUTPUT_REPLY	= 0x4a,
 	PROTO_ERROR		= 0x7f,
 };
 
@@ -70,6 +72,8 @@ enum proto_kmsg_mode {
 #define PROTO_STARTED_SIZE	8	/* first kmsg sequence number of the run */
 /* wait status, duration in ms, end kmsg sequence number, output bytes */
 #define PROTO_EXITED_HEADER	28
+/* output bytes so far (OUTPUT_REPLY: a workload that has not ended) */
+#define PROTO_OUTPUT_HEADER	8
 /* The agent keeps the last this many bytes of a workload's output. */
 #define PROTO_WORKLOAD_OUTPUT	(64u * 1024)
 

@@ -63,7 +63,8 @@ int store_add_workload(struct store *st, const struct store_workload *w)
 	bind_opt(s, 6, exited, w->duration_ms);
 	bind_opt(s, 7, w->has_start_seq, w->start_seq);
 	bind_opt(s, 8, exited && w->has_end_seq, w->end_seq);
-	if (exited) {
+	/* a workload that did not end may have its output so far */
+	if (exited || w->output) {
 		sqlite3_bind_blob64(s, 9, w->output ? w->output : (void *)"",
 				    w->output_len, SQLITE_STATIC);
 		sqlite3_bind_int64(s, 10, w->output_bytes);

@@ -127,17 +127,24 @@ test_expect_success 'no workload in the guest: partial, naming it and why' '
 	test "$(sqlite3 db5 "SELECT state, error FROM workloads")" = "not started|ENOENT"
 '
 
-test_expect_success 'a hung workload: --run-timeout ends the wait, files still come' '
-	workload run "exec sleep 30" &&
+test_expect_success 'a hung workload: --run-timeout ends the wait, its output so far and the files come' '
+	workload run "echo stuck in step 2; exec sleep 30" &&
 	start_agent "$PWD/run" &&
 	run hang.sh --run-timeout 1 --db db6 &&
 	wait "$(cat agent.pid)" &&
 	test "$rc" = 1 &&
-	grep -q "workload .hang.sh. did not end within 1 s (--run-timeout): its exit status and output are missing" log &&
-	grep -q "^workload running hang.sh [0-9-]* - - - -$" raw/MANIFEST &&
+	grep -q "workload .hang.sh. did not end within 1 s (--run-timeout): its exit status is missing; its output so far is kept (16 bytes)" log &&
+	grep -q "^workload running hang.sh [0-9-]* - - - 16$" raw/MANIFEST &&
+	echo "stuck in step 2" >expect && test_cmp expect raw/workload.out &&
 	grep -q "^file complete /proc/version " raw/MANIFEST &&
-	test "$(sqlite3 db6 "SELECT state, end_seq IS NULL FROM workloads")" = "running|1" &&
-	sqlite3 db6 "SELECT partial_reason FROM boots" | grep -q "workload .hang.sh. did not end within 1 s"
+	test "$(sqlite3 db6 "SELECT state, end_seq IS NULL, exit_code IS NULL, output, output_bytes FROM workloads")" = "running|1|1|stuck in step 2
+|16" &&
+	sqlite3 db6 "SELECT partial_reason FROM boots" | grep -q "workload .hang.sh. did not end within 1 s" &&
+	rc=0 && collect --raw-dir raw --db db6r 2>err || rc=$? &&
+	test "$rc" = 1 &&
+	grep -q "workload .hang.sh. did not end: its exit status is missing (its output so far is kept)" err &&
+	test "$(sqlite3 db6r "SELECT state, output, output_bytes FROM workloads")" = "running|stuck in step 2
+|16"
 '
 
 test_expect_success 'what the workload leaves running is killed when it ends' '
@@ -229,7 +236,7 @@ test_expect_success 'hostile workload lines are refused, naming the line; nothin
 		"workload exited x.sh 1 2 0 1" "workload exited x.sh 1 2 - 1 0" \
 		"workload running x.sh 1 - 0 - -" "workload not-started x.sh - - - - -" \
 		"workload exited x.sh 1 2 99999999999 1 0" "workload exited x.sh 1 2 0 1 5" \
-		"workload exited x.sh -1 2 0 1 0"; do
+		"workload exited x.sh -1 2 0 1 0" "workload running x.sh 1 - - - 5"; do
 		rm -rf raw && cp -a good raw && echo "$line" >>raw/MANIFEST &&
 		rc=0 && collect --raw-dir raw --db "$DB" 2>err || rc=$? &&
 		test "$rc" = 2 &&

@@ -361,7 +361,8 @@ static void test_poweroff(void **state)
 
 /*
  * RUN once: STARTED, then EBUSY; the end comes as EXITED inside the next
- * KMSG follow, with the exit status and the output.
+ * KMSG follow, with the exit status and the output. OUTPUT gives the
+ * output too, and before RUN there is none to give.
  */
 static void test_run(void **state)
 {
@@ -374,6 +375,8 @@ static void test_run(void **state)
 
 	request(ac, PROTO_RUN, "x", 1);
 	expect_error(ac, EINVAL);
+	request(ac, PROTO_OUTPUT, NULL, 0);
+	expect_error(ac, ENOENT);
 	request(ac, PROTO_RUN, NULL, 0);
 	f = reply(ac);
 	assert_int_equal(f.type, PROTO_STARTED);
@@ -401,6 +404,14 @@ static void test_run(void **state)
 	assert_int_equal(f.type, PROTO_END);
 	f = reply(ac);
 	assert_int_equal(f.type, PROTO_END);
+	request(ac, PROTO_OUTPUT, "x", 1);
+	expect_error(ac, EINVAL);
+	request(ac, PROTO_OUTPUT, NULL, 0);
+	f = reply(ac);
+	assert_int_equal(f.type, PROTO_OUTPUT_REPLY);
+	assert_int_equal(f.len, PROTO_OUTPUT_HEADER + strlen(out));
+	assert_int_equal(proto_get_be64(f.payload), strlen(out));
+	assert_memory_equal(f.payload + PROTO_OUTPUT_HEADER, out, strlen(out));
 }
 
 static void test_oversized_drops(void **state)
