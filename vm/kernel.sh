@@ -22,10 +22,11 @@
 #
 # KERNEL_VARIANT=plain (see lib.sh) runs the same steps for the baseline
 # of bench/lock-hotpath.sh: build/linux-plain, a worktree of "pristine"
-# with no patches, configured from the same fragment (options that only
-# the series defines drop out, and nothing else may differ from the
-# lockdep kernel's .config), with the scenario module built out of tree
-# from the series' lib/test_lockdep_scenarios.c.
+# with no patches, configured from the same fragment and vm/plain.config
+# (no debug info: the same code, built faster), with the options that
+# only the series defines dropping out; nothing else may differ from the
+# lockdep kernel's .config. Its scenario module is built out of tree from
+# the series' lib/test_lockdep_scenarios.c.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=kernel
@@ -37,6 +38,7 @@ CONFIG_FRAGMENTS=("$TOP/kernel-patches/lockdep.config")
 JOBS=${JOBS:-$(nproc)}
 STAMP=$KSRC.stamp
 VARIANT=${KERNEL_VARIANT:-lockdep}
+[ "$VARIANT" = plain ] && CONFIG_FRAGMENTS+=("$TOP/vm/plain.config")
 # Log names of the plain kernel's steps start with "plain-" (after
 # BASELOG, lib.sh).
 LOG=$BASELOG
@@ -137,10 +139,11 @@ check_config() {
 }
 
 # The plain kernel's .config must be the lockdep kernel's, but for the
-# series' own options: otherwise the bench compares two configurations.
+# series' own options and debug info (vm/plain.config: DEBUG_INFO and
+# the options under it): otherwise the bench compares two configurations.
 check_same_config() {
 	local filter
-	filter="^(# )?CONFIG_($(series_symbols | paste -sd'|'))[= ]"
+	filter="^(# )?CONFIG_($(series_symbols | paste -sd'|')|DEBUG_INFO[A-Z0-9_]*|GDB_SCRIPTS)[= ]"
 	if ! diff -u <(grep -Ev "$filter" "$KREPO/.config") \
 		<(grep -Ev "$filter" "$KSRC/.config") >"$LOGS/${LOG}config-diff.log"; then
 		sed -n '3,20p' "$LOGS/${LOG}config-diff.log" >&2
