@@ -14,8 +14,7 @@ segment() {
 
 # scenario_log LOG OUT: the lockdep reports of LOG that have a frame in
 # the scenario module, as LOG printed them, into OUT (empty if none). The
-# others are the kernel's own: with lockdep.check_unlock_order=1, kernel
-# code that releases out of order on purpose reports too.
+# others are the kernel's own, and belong to no scenario.
 scenario_log() {
 	"$BIN/lockdep-report" --pretty "$1" 2>/dev/null | awk '
 		/^  \{$/ { first = 0; last = 0; ours = 0 }
@@ -54,10 +53,12 @@ held-lock-freed held lock freed
 user-return lock held when returning to user space
 i-mutex possible recursive locking
 mm-ptl possible recursive locking
+unlock-order bad unlock order
 rcu-deref suspicious RCU usage
 rwlock-read-recursion-softirq
 i-mutex-nested
 mm-ptl-nested
+unlock-order-non-nested
 ab-order
 EOF
 }

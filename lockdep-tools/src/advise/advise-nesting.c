@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Rules for nesting: recursive locking (a lock of a class already held)
- * and the out-of-order release of the series' lockdep.check_unlock_order.
+ * and the out-of-order release of a lock whose class asked the series'
+ * unlock order check for it (lockdep_set_class_check_unlock_order()).
  *
  * Recursive locking is a real self-deadlock when the two acquisitions
  * are of one lock instance (the same address), and a false positive of
@@ -149,7 +150,7 @@ void adv_unlock_order(const struct ldr_report *r, const char *source_dir,
 	struct adv_site s;
 
 	advice_set(a, ADV_ANNOTATE, "unlock-order", true);
-	advice_reason(a, "%s is released while %s, taken after it, is still held: legal, and no deadlock, but lockdep.check_unlock_order asks that out-of-order releases be said",
+	advice_reason(a, "%s is released while %s, taken after it, is still held: legal, and no deadlock, but its class asked for the unlock order check, which wants out-of-order releases said",
 		      rel ? rel->name : "a lock", later ? later->name : "another lock");
 	advice_reason(a, "if the code does not mean it, swap the two releases instead");
 	if (!adv_site_of_frames(bt, &s)) {

@@ -55,11 +55,15 @@ static const struct lock_api apis[] = {
 	{ "inode_lock", "inode_lock_nested", NULL, NULL, "inode_unlock", NULL },
 	{ "inode_lock_shared", "inode_lock_shared_nested", NULL, NULL,
 	  "inode_unlock_shared", NULL },
-	/* releases: the four *_unlock_non_nested() of the series */
-	{ "spin_unlock", NULL, NULL, NULL, NULL, "spin_unlock_non_nested" },
-	{ "read_unlock", NULL, NULL, NULL, NULL, "read_unlock_non_nested" },
-	{ "mutex_unlock", NULL, NULL, NULL, NULL, "mutex_unlock_non_nested" },
-	{ "up_read", NULL, NULL, NULL, NULL, "up_read_non_nested" },
+	/* releases: every unlock has its _non_nested() in the series */
+#define UNLOCK(name) { name, NULL, NULL, NULL, NULL, name "_non_nested" }
+#define UNLOCKS(name) UNLOCK(name), UNLOCK(name "_irq"), \
+	UNLOCK(name "_irqrestore"), UNLOCK(name "_bh")
+	UNLOCKS("spin_unlock"), UNLOCKS("raw_spin_unlock"),
+	UNLOCKS("read_unlock"), UNLOCKS("write_unlock"),
+	UNLOCK("mutex_unlock"), UNLOCK("up_read"), UNLOCK("up_write"),
+#undef UNLOCKS
+#undef UNLOCK
 };
 
 static const struct lock_api *api_named(const char *name)
