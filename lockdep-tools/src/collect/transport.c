@@ -121,6 +121,16 @@ static int client_send(struct agent_client *cl, uint8_t type,
 	return 0;
 }
 
+/* Send a request and receive the first frame of its reply into @f. */
+static int client_ask(struct agent_client *cl, uint8_t type,
+		      const void *payload, size_t len, struct proto_frame *f,
+		      const char *what)
+{
+	int ret = client_send(cl, type, payload, len, what);
+
+	return ret ? ret : client_recv(cl, f, what);
+}
+
 static int client_unexpected(struct agent_client *cl,
 			     const struct proto_frame *f, const char *what)
 {
@@ -295,9 +305,7 @@ int agent_client_list(struct agent_client *cl, struct collect_summary *sum,
 	struct proto_frame f;
 	int ret, err;
 
-	ret = client_send(cl, PROTO_LIST, NULL, 0, "LIST");
-	if (!ret)
-		ret = client_recv(cl, &f, "LIST");
+	ret = client_ask(cl, PROTO_LIST, NULL, 0, &f, "LIST");
 	if (ret)
 		return ret;
 	if (f.type == PROTO_ERROR) {
@@ -644,9 +652,7 @@ int agent_client_run(struct agent_client *cl, struct workload_item *w)
 	struct proto_frame f;
 	int ret;
 
-	ret = client_send(cl, PROTO_RUN, NULL, 0, "RUN");
-	if (!ret)
-		ret = client_recv(cl, &f, "RUN");
+	ret = client_ask(cl, PROTO_RUN, NULL, 0, &f, "RUN");
 	if (ret) {
 		w->state = WORKLOAD_NOT_STARTED;
 		w->err = -ret;
@@ -669,9 +675,7 @@ int agent_client_output(struct agent_client *cl, struct workload_item *w)
 	struct proto_frame f;
 	int ret, err;
 
-	ret = client_send(cl, PROTO_OUTPUT, NULL, 0, "OUTPUT");
-	if (!ret)
-		ret = client_recv(cl, &f, "OUTPUT");
+	ret = client_ask(cl, PROTO_OUTPUT, NULL, 0, &f, "OUTPUT");
 	if (ret)
 		return ret;
 	if (f.type == PROTO_OUTPUT_REPLY && f.len >= PROTO_OUTPUT_HEADER)
@@ -690,9 +694,7 @@ int agent_client_trigger(struct agent_client *cl, struct trigger_item *t)
 	int ret;
 
 	snprintf(what, sizeof(what), "TRIGGER '%s'", t->name);
-	ret = client_send(cl, PROTO_TRIGGER, t->name, strlen(t->name), what);
-	if (!ret)
-		ret = client_recv(cl, &f, what);
+	ret = client_ask(cl, PROTO_TRIGGER, t->name, strlen(t->name), &f, what);
 	if (ret) {
 		t->err = -ret;
 		return ret;
@@ -712,9 +714,7 @@ int agent_client_poweroff(struct agent_client *cl)
 	struct proto_frame f;
 	int ret, err;
 
-	ret = client_send(cl, PROTO_POWEROFF, NULL, 0, "POWEROFF");
-	if (!ret)
-		ret = client_recv(cl, &f, "POWEROFF");
+	ret = client_ask(cl, PROTO_POWEROFF, NULL, 0, &f, "POWEROFF");
 	if (ret)
 		return ret;
 	if (f.type == PROTO_OK && !f.len)
