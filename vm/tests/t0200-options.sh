@@ -25,7 +25,8 @@
 
 BUILD=${BUILD:-$TOP/build}
 VMDIR=$BUILD/vm
-MODULES=${MODULES:-$BUILD/modules}
+# the modules of KERNEL_SOURCE's kernel (vm/lib.sh: build/modules for 6.1)
+MODULES=${MODULES:-$(. "$TOP/vm/lib.sh" && echo "$MODULES")}
 
 # boot NAME "KERNEL ARGS" [COLLECT ARGS...]
 boot() {
@@ -107,7 +108,7 @@ reporting_scenarios >"$TRASH/scenarios"
 all=$VMDIR/t0200-report-all
 if ! find "$MODULES" -name 'test_lockdep_scenarios.ko' 2>/dev/null | grep -q .; then
 	test_skip 'report_all: every scenario in one boot, one report each' \
-		'no test_lockdep_scenarios.ko in build/modules'
+		"no test_lockdep_scenarios.ko in ${MODULES#"$TOP"/}"
 else
 	test_expect_success 'boot with report_all on, every scenario triggered' '
 		boot report-all "lockdep.report_all=1" \

@@ -25,7 +25,8 @@
 
 BUILD=${BUILD:-$TOP/build}
 VMDIR=$BUILD/vm
-MODULES=${MODULES:-$BUILD/modules}
+# the modules of KERNEL_SOURCE's kernel (vm/lib.sh: build/modules for 6.1)
+MODULES=${MODULES:-$(. "$TOP/vm/lib.sh" && echo "$MODULES")}
 
 # The reporting scenarios of t0200's report_all boot that print a lockdep
 # banner, with it; held-lock-freed and user-return have their own case
@@ -41,7 +42,7 @@ ldstat() {
 }
 
 if ! find "$MODULES" -name 'test_lockdep_scenarios.ko' 2>/dev/null | grep -q .; then
-	test_skip 'report_all printing' 'no test_lockdep_scenarios.ko in build/modules'
+	test_skip 'report_all printing' "no test_lockdep_scenarios.ko in ${MODULES#"$TOP"/}"
 	test_done
 fi
 
