@@ -87,7 +87,7 @@ static const char *const innocent[] = {
 	"find_held_lock", "save_trace", "save_stack_trace*",
 	"stack_trace_save*", "debug_check_no_locks_*", "debug_show_all_locks",
 	"trace_hardirqs_*", "lock_map_acquire*", "lock_map_release",
-	"reacquire_held_locks", "assign_lock_key",
+	"reacquire_held_locks", "assign_lock_key", "check_release_order",
 	/* lock primitives */
 	"_raw_spin_*", "__raw_spin_*", "raw_spin_*", "do_raw_spin_*",
 	"_raw_read_*", "__raw_read_*", "do_raw_read_*",
