@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Pack build/initramfs.cpio.gz: static busybox, our /init, the guest agent
-# and the kernel's installed modules (KERNEL_VARIANT=plain: the plain
-# kernel's, into build/initramfs-plain.cpio.gz). And next to it
+# and the kernel's installed modules (KERNEL_VARIANT=plain or kasan: that
+# kernel's, into build/initramfs-plain.cpio.gz or -kasan). And next to it
 # initramfs-workload.cpio.gz, which boot.sh -r appends for a workload
 # boot only (the kernel unpacks concatenated archives in turn): the
 # host's stress-ng with every library it links, in the same paths, kept

@@ -27,6 +27,11 @@
 # only the series defines dropping out; nothing else may differ from the
 # lockdep kernel's .config. Its scenario module is built out of tree from
 # the series' lib/test_lockdep_scenarios.c.
+#
+# KERNEL_VARIANT=kasan builds the series with KASAN (make check-kasan):
+# build/linux-kasan, a detached worktree at branch lockdep's tip (moved
+# there by checkout when the series changed, so that only what changed
+# is rebuilt), configured as the lockdep kernel plus vm/kasan.config.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=kernel
@@ -38,11 +43,11 @@ CONFIG_FRAGMENTS=("$TOP/kernel-patches/lockdep.config")
 JOBS=${JOBS:-$(nproc)}
 STAMP=$KSRC.stamp
 VARIANT=${KERNEL_VARIANT:-lockdep}
-[ "$VARIANT" = plain ] && CONFIG_FRAGMENTS+=("$TOP/vm/plain.config")
-# Log names of the plain kernel's steps start with "plain-" (after
-# BASELOG, lib.sh).
+[ "$VARIANT" != lockdep ] && CONFIG_FRAGMENTS+=("$TOP/vm/$VARIANT.config")
+# Log names of the plain and kasan kernels' steps start with "plain-" and
+# "kasan-" (after BASELOG, lib.sh).
 LOG=$BASELOG
-[ "$VARIANT" = plain ] && LOG=${LOG}plain-
+[ "$VARIANT" != lockdep ] && LOG=$LOG$VARIANT-
 # What do_tree unpacked, for do_build's last line.
 SOURCE_VERSION=$BUILD/linux-source-version
 [ -n "$KBASE" ] && SOURCE_VERSION=$KREPO.source-version
@@ -93,6 +98,25 @@ do_tree_plain() {
 	rm -rf "$KSRC" "$STAMP"-*
 	git -C "$KREPO" worktree prune
 	run_logged "${BASELOG}worktree-plain" git -C "$KREPO" worktree add -f --detach "$KSRC" pristine
+}
+
+# The kasan tree: a detached worktree at the tip of branch "lockdep",
+# which do_patches (of the lockdep kernel, run first) keeps current.
+do_tree_kasan() {
+	local want
+	want=$(git -C "$KREPO" rev-parse lockdep)
+	if [ "$(git -C "$KSRC" rev-parse -q --verify HEAD 2>/dev/null)" = "$want" ] &&
+	   [ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ]; then
+		progress "tree: kasan worktree at the series' tip"
+		return
+	fi
+	if git -C "$KSRC" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		run_logged "${LOG}checkout" git -C "$KSRC" checkout -q -f --detach "$want"
+		return
+	fi
+	rm -rf "$KSRC" "$STAMP"-*
+	git -C "$KREPO" worktree prune
+	run_logged "${LOG}worktree" git -C "$KREPO" worktree add -f --detach "$KSRC" "$want"
 }
 
 do_patches() {
@@ -264,6 +288,16 @@ do_export() {
 	progress "export: $n patches and their cover letter written to ${PATCHES#"$TOP"/}/"
 }
 
+if [ "$VARIANT" = kasan ]; then
+	case ${1:-all} in
+	tree) do_tree_kasan ;;
+	config) do_config ;;
+	build) do_build ;;
+	all) do_tree_kasan; do_config; do_build ;;
+	*) echo "usage: KERNEL_VARIANT=kasan $0 [tree|config|build|all]" >&2; exit 64 ;;
+	esac
+	exit
+fi
 if [ "$VARIANT" = plain ]; then
 	case ${1:-all} in
 	tree) do_tree_plain ;;

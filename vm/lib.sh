@@ -27,6 +27,7 @@ KREPO=$BUILD/linux$KBASE
 #   lockdep  the tree with kernel-patches/ applied (default)
 #   plain    the pristine tree, same config, the scenario module built out of
 #            tree: the baseline of bench/lock-hotpath.sh
+#   kasan    the series with KASAN on (vm/kasan.config): make check-kasan
 # VM_MODULES and VM_INITRD replace the lockdep kernel's installed modules
 # and initramfs (vm/scenario-module.sh: a rebuilt scenario module; VM_INITRD
 # also the plain kernel's: boot.sh -r, one with the workload appended), and
@@ -37,7 +38,9 @@ lockdep) KSRC=$KREPO MODULES=${VM_MODULES:-$BUILD/modules$KBASE}
 	INITRD=${VM_INITRD:-$BUILD/initramfs$KBASE.cpio.gz} ;;
 plain) KSRC=$KREPO-plain MODULES=$KREPO-plain.modules
 	INITRD=${VM_INITRD:-$BUILD/initramfs$KBASE-plain.cpio.gz} ;;
-*) echo "KERNEL_VARIANT must be lockdep or plain, not '$KERNEL_VARIANT'" >&2
+kasan) KSRC=$KREPO-kasan MODULES=$KREPO-kasan.modules
+	INITRD=${VM_INITRD:-$BUILD/initramfs$KBASE-kasan.cpio.gz} ;;
+*) echo "KERNEL_VARIANT must be lockdep, plain or kasan, not '$KERNEL_VARIANT'" >&2
 	exit 64 ;;
 esac
 KIMAGE=${VM_KERNEL:-$KSRC/arch/x86/boot/bzImage}

@@ -19,7 +19,7 @@
 # with a parent-death signal. ACCEL=tcg|kvm|auto picks the
 # accelerator; auto (default) uses KVM only if vm/kvm-probe.sh says a KVM
 # guest boots on this machine, and TCG otherwise. KERNEL_VARIANT=plain
-# boots the plain kernel and its initramfs, VM_INITRD another initramfs
+# (or kasan) boots that kernel and its initramfs, VM_INITRD another initramfs
 # (see lib.sh). -D DISK
 # attaches a raw image as a virtio-blk disk, the guest's /dev/vda. SMP=N
 # gives the guest N CPUs (default 2). QEMU_ARGS: more QEMU options, split
