@@ -288,23 +288,14 @@ do_export() {
 	progress "export: $n patches and their cover letter written to ${PATCHES#"$TOP"/}/"
 }
 
-if [ "$VARIANT" = kasan ]; then
+# plain and kasan: their own tree step, no patches or export of their own
+if [ "$VARIANT" != lockdep ]; then
 	case ${1:-all} in
-	tree) do_tree_kasan ;;
+	tree) "do_tree_$VARIANT" ;;
 	config) do_config ;;
 	build) do_build ;;
-	all) do_tree_kasan; do_config; do_build ;;
-	*) echo "usage: KERNEL_VARIANT=kasan $0 [tree|config|build|all]" >&2; exit 64 ;;
-	esac
-	exit
-fi
-if [ "$VARIANT" = plain ]; then
-	case ${1:-all} in
-	tree) do_tree_plain ;;
-	config) do_config ;;
-	build) do_build ;;
-	all) do_tree_plain; do_config; do_build ;;
-	*) echo "usage: KERNEL_VARIANT=plain $0 [tree|config|build|all]" >&2; exit 64 ;;
+	all) "do_tree_$VARIANT"; do_config; do_build ;;
+	*) echo "usage: KERNEL_VARIANT=$VARIANT $0 [tree|config|build|all]" >&2; exit 64 ;;
 	esac
 	exit
 fi
