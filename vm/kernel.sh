@@ -84,39 +84,41 @@ do_tree() {
 	echo "$KERNEL_SOURCE $pkgver" >"$SOURCE_VERSION"
 }
 
-# The plain tree: a detached worktree of "pristine", made anew whenever the
-# repo was (its HEAD is then no longer the repo's pristine commit).
-do_tree_plain() {
+# worktree_at REV WHERE: $KSRC, a detached worktree of $KREPO at REV
+# (WHERE says it in the progress line): left alone when it is there and
+# clean, moved there by checkout when it is at another commit (only what
+# differs is rebuilt), made anew when it is missing or its repo was made
+# anew (a worktree has a .git file; without one, git would find the
+# project's own repository above build/).
+worktree_at() {
 	local want
-	do_tree
-	want=$(git -C "$KREPO" rev-parse pristine)
-	if [ "$(git -C "$KSRC" rev-parse -q --verify HEAD 2>/dev/null)" = "$want" ] &&
+	want=$(git -C "$KREPO" rev-parse "$1")
+	if [ -f "$KSRC/.git" ] &&
+	   [ "$(git -C "$KSRC" rev-parse -q --verify HEAD 2>/dev/null)" = "$want" ] &&
 	   [ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ]; then
-		progress "tree: plain worktree at pristine"
+		progress "tree: $VARIANT worktree at $2"
 		return
 	fi
-	rm -rf "$KSRC" "$STAMP"-*
-	git -C "$KREPO" worktree prune
-	run_logged "${BASELOG}worktree-plain" git -C "$KREPO" worktree add -f --detach "$KSRC" pristine
-}
-
-# The kasan tree: a detached worktree at the tip of branch "lockdep",
-# which do_patches (of the lockdep kernel, run first) keeps current.
-do_tree_kasan() {
-	local want
-	want=$(git -C "$KREPO" rev-parse lockdep)
-	if [ "$(git -C "$KSRC" rev-parse -q --verify HEAD 2>/dev/null)" = "$want" ] &&
-	   [ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ]; then
-		progress "tree: kasan worktree at the series' tip"
-		return
-	fi
-	if git -C "$KSRC" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	if [ -f "$KSRC/.git" ] &&
+	   git -C "$KSRC" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 		run_logged "${LOG}checkout" git -C "$KSRC" checkout -q -f --detach "$want"
 		return
 	fi
 	rm -rf "$KSRC" "$STAMP"-*
 	git -C "$KREPO" worktree prune
 	run_logged "${LOG}worktree" git -C "$KREPO" worktree add -f --detach "$KSRC" "$want"
+}
+
+# The plain tree: a worktree of "pristine".
+do_tree_plain() {
+	do_tree
+	worktree_at pristine pristine
+}
+
+# The kasan tree: a worktree at the tip of branch "lockdep", which
+# do_patches (of the lockdep kernel, run first) keeps current.
+do_tree_kasan() {
+	worktree_at lockdep "the series' tip"
 }
 
 do_patches() {
