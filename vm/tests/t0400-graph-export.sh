@@ -146,9 +146,7 @@ lockdep_sets() {
 }
 
 if ! [ -f "$KERNEL" ]; then
-	test_skip 'graph export in a booted guest' "no kernel at $KERNEL: run 'make kernel'"
-	test_done
-	exit
+	test_skip_all 'graph export in a booted guest' "no kernel at $KERNEL: run 'make kernel'"
 fi
 
 test_expect_success 'guest boots and returns the files' '

@@ -42,8 +42,7 @@ ldstat() {
 }
 
 if ! find "$MODULES" -name 'test_lockdep_scenarios.ko' 2>/dev/null | grep -q .; then
-	test_skip 'report_all printing' "no test_lockdep_scenarios.ko in ${MODULES#"$TOP"/}"
-	test_done
+	test_skip_all 'report_all printing' "no test_lockdep_scenarios.ko in ${MODULES#"$TOP"/}"
 fi
 
 # The storm workload: CPU 1 asks for backtraces while CPU 0 runs the
