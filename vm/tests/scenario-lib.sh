@@ -2,6 +2,14 @@
 # Helpers for the boot tests that drive the scenario module; sourced after
 # lockdep-tools/tests/t/lib.sh.
 
+# Every banner a lockdep violation report starts with.
+REPORT_BANNERS='WARNING: (possible circular locking dependency|possible recursive locking|inconsistent lock state|[A-Z-]*-safe -> [A-Z-]*-unsafe lock order|possible irq lock inversion|bad unlock balance|bad contention|held lock freed|.* still has locks held|lock held when returning to user space|bad unlock order|Nested lock was not taken)|\[ BUG: Invalid wait context \]'
+
+# ldstat RAW NAME: a value of the collected /proc/lockdep_stats.
+ldstat() {
+	sed -n "s/^ *$2: *\([0-9]*\).*/\1/p" "$1/files/proc/lockdep_stats"
+}
+
 # segment NAME CONSOLE: the console from scenario NAME's run line up to the
 # next scenario's run line.
 segment() {

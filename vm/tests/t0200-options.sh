@@ -47,18 +47,11 @@ passed() {
 	tr -d '\r' <"$1" | sed -n 's/.*Good, all *\([0-9]*\) testcases passed!.*/\1/p'
 }
 
-# ldstat RAW NAME: a value of the collected /proc/lockdep_stats.
-ldstat() {
-	sed -n "s/^ *$2: *\([0-9]*\).*/\1/p" "$1/files/proc/lockdep_stats"
-}
-
-# Every banner a lockdep violation report starts with.
-BANNERS='WARNING: (possible circular locking dependency|possible recursive locking|inconsistent lock state|[A-Z-]*-safe -> [A-Z-]*-unsafe lock order|possible irq lock inversion|bad unlock balance|bad contention|held lock freed|.* still has locks held|lock held when returning to user space|bad unlock order|Nested lock was not taken)|\[ BUG: Invalid wait context \]'
 
 # banners CONSOLE: the report banners on the console (the self-tests
 # print none: their reports are silent).
 banners() {
-	tr -d '\r' <"$1" | grep -E "$BANNERS"
+	tr -d '\r' <"$1" | grep -E "$REPORT_BANNERS"
 }
 
 off=$VMDIR/t0200-off
@@ -122,7 +115,7 @@ else
 	'
 	test_expect_success 'report_all: one report per reporting scenario' '
 		tr -d "\r" <"$all/console.log" |
-			grep -E "$BANNERS|WARNING: suspicious RCU usage" >got &&
+			grep -E "$REPORT_BANNERS|WARNING: suspicious RCU usage" >got &&
 		awk "NF > 1 { sub(/^[^ ]+ /, \"\"); print }" "$TRASH/scenarios" >want &&
 		test "$(wc -l <got)" = "$(wc -l <want)" &&
 		while read -r banner; do

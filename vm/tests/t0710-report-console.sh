@@ -34,12 +34,6 @@ MODULES=${MODULES:-$(. "$TOP/vm/lib.sh" && echo "$MODULES")}
 reporting_scenarios |
 	awk 'NF > 1 && $1 !~ /^(held-lock-freed|user-return|rcu-deref)$/' \
 	>"$TRASH/scenarios"
-BANNERS='WARNING: (possible circular locking dependency|possible recursive locking|inconsistent lock state|[A-Z-]*-safe -> [A-Z-]*-unsafe lock order|possible irq lock inversion|bad unlock balance|bad contention|held lock freed|.* still has locks held|lock held when returning to user space|bad unlock order|Nested lock was not taken)|\[ BUG: Invalid wait context \]'
-
-# ldstat RAW NAME: a value of the collected /proc/lockdep_stats.
-ldstat() {
-	sed -n "s/^ *$2: *\([0-9]*\).*/\1/p" "$1/files/proc/lockdep_stats"
-}
 
 if ! find "$MODULES" -name 'test_lockdep_scenarios.ko' 2>/dev/null | grep -q .; then
 	test_skip_all 'report_all printing' "no test_lockdep_scenarios.ko in ${MODULES#"$TOP"/}"
@@ -75,7 +69,7 @@ test_expect_success 'storm: the workload ran to its end, with the storm on' '
 	test "$(tr -d "\r" <"$storm/console.log" | grep -c "NMI backtrace for cpu 1")" -ge 1
 '
 test_expect_success 'storm: one report per scenario, lockdep still on' '
-	tr -d "\r" <"$storm/console.log" | grep -E "$BANNERS" >got &&
+	tr -d "\r" <"$storm/console.log" | grep -E "$REPORT_BANNERS" >got &&
 	sed "s/^[^ ]* //" "$TRASH/scenarios" >want &&
 	test "$(wc -l <got)" = "$(wc -l <want)" &&
 	while read -r banner; do
@@ -99,7 +93,7 @@ test_expect_success 'freed: boot with report_all and slab poisoning' '
 test_expect_success 'freed: one report each, no fault, lockdep still on' '
 	tr -d "\r" <"$freed/console.log" >console &&
 	grep -q "slub_debug=FPZ" console &&
-	grep -E "$BANNERS" console >got &&
+	grep -E "$REPORT_BANNERS" console >got &&
 	printf "%s\n" "WARNING: held lock freed!" \
 		"WARNING: possible recursive locking detected" >want &&
 	sed "s/^\[[ 0-9.]*\] //" got >got.text &&

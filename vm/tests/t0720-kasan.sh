@@ -21,18 +21,13 @@
 # ('make kernel-kasan'). Boots land in $BUILD/vm/t0720-*/.
 
 . "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
+. "$(dirname "$0")/scenario-lib.sh"
 
 export KERNEL_VARIANT=kasan
 BUILD=${BUILD:-$TOP/build}
 VMDIR=$BUILD/vm
 eval "$(. "$TOP/vm/lib.sh" &&
 	echo "KREPO='$KREPO' KSRC='$KSRC' KIMAGE='$KIMAGE' MODULES='$MODULES'")"
-BANNERS='WARNING: (held lock freed|possible recursive locking|lock held when returning to user space|bad unlock order)'
-
-# ldstat RAW NAME: a value of the collected /proc/lockdep_stats.
-ldstat() {
-	sed -n "s/^ *$2: *\([0-9]*\).*/\1/p" "$1/files/proc/lockdep_stats"
-}
 
 if [ ! -f "$KIMAGE" ] ||
    ! find "$MODULES" -name 'test_lockdep_scenarios.ko' 2>/dev/null | grep -q .; then
@@ -69,7 +64,7 @@ test_expect_success 'no KASAN report, no warning of lockdep itself' '
 '
 test_expect_success 'one report each, the unlock order again after the reload, lockdep on' '
 	grep -qx "reload: done" "$run/raw/workload.out" &&
-	grep -E "$BANNERS" console | sed "s/^\[[ 0-9.]*\] //" >got &&
+	grep -E "$REPORT_BANNERS" console | sed "s/^\[[ 0-9.]*\] //" >got &&
 	printf "%s\n" "WARNING: held lock freed!" \
 		"WARNING: possible recursive locking detected" \
 		"WARNING: lock held when returning to user space!" \
