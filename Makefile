@@ -184,7 +184,7 @@ CHECK_KASAN_TESTS := vm/tests/t0720-kasan.sh vm/tests/t0710-report-console.sh
 # Every libFuzzer harness for FUZZ_TIME seconds (default 20), seeded with
 # the fixtures and the shared report corpus.
 check-fuzz: deps
-	@$(MAKE) -s -C lockdep-tools O=$(BUILD) fuzz-check
+	@$(MAKE) -s -C lockdep-tools O=$(BUILD) -j$$(nproc) fuzz-check
 
 CHECK_612_TESTS := vm/tests/t0100-boot.sh vm/tests/t0200-options.sh \
 	vm/tests/t0300-scenarios.sh vm/tests/t0400-graph-export.sh \
