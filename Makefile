@@ -49,7 +49,7 @@ kernel: deps
 	@vm/kernel.sh all
 
 tools: deps
-	@$(MAKE) -s -C lockdep-tools O=$(BUILD)
+	@$(MAKE) -s -C lockdep-tools O=$(BUILD) -j$$(nproc)
 
 initramfs: kernel tools
 	@vm/initramfs.sh
@@ -126,8 +126,8 @@ check: kernel check-patches check-unit check-tools check-fuzz check-boot check-b
 check-unit: export LDT_VMLINUX = $(BUILD)/linux/vmlinux
 check-unit: export LDT_SCENARIO_KO = $(BUILD)/linux/lib/test_lockdep_scenarios.ko
 check-unit: kernel
-	@$(MAKE) -s -C lockdep-tools O=$(BUILD) check-unit
-	@$(MAKE) -s -C lockdep-tools O=$(BUILD)/san SANITIZE=1 check-unit
+	@$(MAKE) -s -C lockdep-tools O=$(BUILD) -j$$(nproc) check-unit
+	@$(MAKE) -s -C lockdep-tools O=$(BUILD)/san SANITIZE=1 -j$$(nproc) check-unit
 
 check-tools: tools
 	@tests/run-tap.sh lockdep-tools/tests/t/t*.sh
