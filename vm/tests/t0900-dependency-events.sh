@@ -14,11 +14,13 @@
 # trace_init(); early_initcall turns the boot's events off and on again,
 # and the locks of that switch itself are not traced). What the stream
 # gained after the graph was read (it runs on while the agent reads the
-# other files) is left out: the graph is one snapshot taken under the
-# graph lock and the events fire under that lock too, so the first event
-# with a stack trace the snapshot's trace store did not hold yet (an id
-# at or past its end) is late, and so is every event after it. The
-# database holds every event, in time order per CPU, and
+# other files) is left out: the agent marks each READ in the trace
+# buffer before it opens the file, and with the global trace clock
+# every event before the mark of /proc/lockdep_graph happened before
+# the read. (A cut at the first event whose stack trace the graph's
+# trace store lacks is not enough: lockdep shares identical traces, and
+# a new usage bit reached through a stack seen before has an old trace
+# id.) The database holds every event, in time order per CPU, and
 # dependency_first_seen has a time for every dependency of the boot the
 # stream saw. The boot lands in $BUILD/vm/t0900-fs/.
 
@@ -38,20 +40,18 @@ graph_deps() {
 graph_classes() {
 	awk '$1 == "class" { print $2 }' "$1"
 }
-# trace_end GRAPH: the end of the trace store when the graph was read
-trace_end() {
-	awk '$1 == "trace" { end = $2 + 3 + $3 } END { print end }' "$1"
-}
-# before_read EVENTS END: the events up to the first one whose stack
-# trace was stored at or after END, the end of the trace store when the
-# graph was read; how many were cut goes to "late"
+# before_read EVENTS: the events before the agent's mark of its READ of
+# /proc/lockdep_graph; how many came after it goes to "late". Fails
+# without the mark.
 before_read() {
-	awk -v end="$2" '
-	match($0, / trace=[0-9]+/) &&
-	    substr($0, RSTART + 7, RLENGTH - 7) + 0 >= end + 0 { cut = 1 }
-	cut { late++; next }
+	awk '
+	/ tracing_mark_write: lockdep-agent: READ \/proc\/lockdep_graph$/ {
+		cut = 1
+		next
+	}
+	cut { if (/ lockdep_[a-z_]*: /) late++; next }
 	{ print }
-	END { print late + 0 >"late" }' "$1"
+	END { print late + 0 >"late"; exit !cut }' "$1"
 }
 # stream_deps EVENTS CLASSES: the replay of the stream, the same shape,
 # of the dependencies between classes listed in the file CLASSES
@@ -126,7 +126,7 @@ test_expect_success 'the stream replayed: dependencies of the graph, as the grap
 	graph="$RAW/files/proc/lockdep_graph" &&
 	graph_deps "$graph" >graph.deps &&
 	graph_classes "$graph" >graph.classes &&
-	before_read "$RAW/events" "$(trace_end "$graph")" >events.before &&
+	before_read "$RAW/events" >events.before &&
 	stream_deps events.before graph.classes >stream.deps &&
 	comm -13 graph.deps stream.deps >not-in-graph &&
 	comm -23 graph.deps stream.deps >not-in-stream &&

@@ -67,6 +67,8 @@ struct agent_events {
 int agent_events_open(struct proto_conn *c, struct agent_events *ev);
 int agent_events_drain(struct proto_conn *c, struct agent_events *ev);
 void agent_events_close(struct agent_events *ev);
+/* Mark the READ of @path in the trace buffer: 0 or -errno. */
+int agent_events_mark_read(const char *path);
 
 /* The workload RUN starts (workload.c): @path instead of the default. */
 void agent_workload_set_path(const char *path);

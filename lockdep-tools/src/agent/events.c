@@ -55,6 +55,29 @@ int agent_events_open(struct proto_conn *c, struct agent_events *ev)
 	return proto_conn_send(c, PROTO_EVENTS, NULL, 0, PROTO_NO_DEADLINE);
 }
 
+/*
+ * "lockdep-agent: READ @path" in the trace buffer, before the file is
+ * opened: in the event stream, the events before that line happened
+ * before the read, so a snapshot such as /proc/lockdep_graph holds what
+ * they added.
+ */
+int agent_events_mark_read(const char *path)
+{
+	char line[PROTO_MAX_PATH + 32];
+	int fd, n, ret = 0;
+	ssize_t w;
+
+	fd = open(TRACEFS "/trace_marker", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(line, sizeof(line), "lockdep-agent: READ %s\n", path);
+	w = write(fd, line, (size_t)n);
+	if (w != n)
+		ret = w < 0 ? -errno : -EIO;
+	close(fd);
+	return ret;
+}
+
 void agent_events_close(struct agent_events *ev)
 {
 	if (ev->fd >= 0)

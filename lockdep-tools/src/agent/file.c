@@ -73,6 +73,8 @@ int agent_read_file(struct proto_conn *c, const struct proto_frame *req)
 		return proto_conn_send_error(c, EPERM, PROTO_NO_DEADLINE,
 					     "path is not in the allow-list");
 	}
+	/* an aid to reading the event stream, which needs tracefs too */
+	agent_events_mark_read(path);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 	if (fd < 0)
 		return proto_conn_send_error(c, errno, PROTO_NO_DEADLINE,
