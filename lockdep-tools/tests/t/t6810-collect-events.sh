@@ -8,7 +8,8 @@ raw directory next to the export: every event stored in stream order
 with its time, kind and bounds checked, and dependency_first_seen. A
 garbage line, a cut last line or a size other than the MANIFEST says is
 an error naming the input (and the line), and nothing is stored; a raw
-directory without events (a kernel without them) stores no stream.'
+directory without events (a kernel without them) stores no stream; the
+lines of other events (where the agent marks its reads) are counted.'
 . "$(dirname "$0")/lib.sh"
 
 DB=$TRASH/db
@@ -30,8 +31,9 @@ test_expect_success 'the captured stream: every event stored, in order, with its
 	events_raw raw &&
 	collect_rc 3 --db "$DB" --raw-dir raw --label events &&
 	n=$(grep -c " lockdep_" "$EV") &&
+	o=$(grep -c " tracing_mark_write: " "$EV" || :) &&
 	test "$n" -gt 1000 &&
-	test "$(q "SELECT events, lost, other FROM event_streams")" = "$n|0|0" &&
+	test "$(q "SELECT events, lost, other FROM event_streams")" = "$n|0|$o" &&
 	test "$(q "SELECT count(*), min(seq), max(seq) FROM dependency_events")" = \
 		"$n|0|$((n - 1))" &&
 	for k in dependency usage class_zapped; do
@@ -58,6 +60,16 @@ test_expect_success 'dependency_first_seen: a time for dependencies of the expor
 	test "$(q "SELECT count(*) FROM dependency_first_seen f
 		JOIN dependencies d ON d.from_class = f.from_class
 		AND d.to_class = f.to_class WHERE d.boot_id = f.boot_id")" = "$seen"
+'
+
+test_expect_success 'the agent'\''s marks of its reads: other lines, the same events stored' '
+	awk "NR == 100 { print \"   lockdep-agent-58      [000] .....     9.996242: tracing_mark_write: lockdep-agent: READ /proc/lockdep_graph\" } { print }" \
+		"$EV" >marked.events &&
+	events_raw marked marked.events &&
+	collect_rc 3 --db "$DB" --raw-dir marked --label marked &&
+	test "$(q "SELECT e.events, e.other FROM event_streams e JOIN boots b
+		ON b.id = e.boot_id WHERE b.label = '\''marked'\''")" = \
+		"$(grep -c " lockdep_" "$EV")|$(($(grep -c " tracing_mark_write: " "$EV") + 1))"
 '
 
 test_expect_success 'a garbage line: an error naming the file and line, nothing stored' '
