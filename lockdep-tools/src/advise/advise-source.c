@@ -14,12 +14,14 @@
  * of one-line replacements with three lines of context.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "advise/advise-source.h"
+#include "util/open-beneath.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -152,54 +154,59 @@ static void source_release(struct source *src)
 	memset(src, 0, sizeof(*src));
 }
 
-static bool is_file(const char *dir, const char *rel)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct stat st;
-	bool ok;
-
-	strbuf_addf(&sb, "%s/%s", dir, rel);
-	ok = !stat(sb.buf, &st) && S_ISREG(st.st_mode);
-	strbuf_release(&sb);
-	return ok;
-}
+/*
+ * A source file bigger than this is refused: the largest .c file of a
+ * kernel tree is under 4 MiB, and a frame may name anything (a device,
+ * /proc/self/pagemap through a link) to make the tool read without end.
+ */
+#define SOURCE_MAX_BYTES (16u << 20)
 
 /*
- * @file as the tree under @dir has it: the name itself when relative,
- * else its longest tail that names a file there (DWARF names of an out of
- * tree build, or of a tree built elsewhere, are absolute).
+ * Open @rel beneath @dir: the names come from a report, which is
+ * untrusted, so none may lead out of the tree (util/open-beneath.h).
  */
-static char *resolve(const char *dir, const char *file)
+static int source_open(const char *dir, const char *rel, const char **refused)
 {
-	const char *p = file;
+	int dirfd, fd, err;
 
-	while (*p == '/')
-		p++;
-	if (!strncmp(p, "./", 2))
-		p += 2;
-	if (file[0] != '/' && is_file(dir, p))
-		return xstrdup(p);
-	for (; p && *p; p = strchr(p, '/'), p = p ? p + 1 : NULL)
-		if (is_file(dir, p))
-			return xstrdup(p);
-	return NULL;
+	*refused = NULL;
+	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return -1;
+	fd = open_beneath(dirfd, rel, refused);
+	err = errno;
+	close(dirfd);
+	errno = err;
+	return fd;
 }
 
-static int source_load(struct source *src, const char *dir, const char *rel)
+static int source_load(struct source *src, const char *dir, const char *rel,
+		       const char **refused)
 {
-	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT;
+	size_t bytes = 0;
 	FILE *in;
-	int c;
+	int c, fd;
 
 	memset(src, 0, sizeof(*src));
-	strbuf_addf(&path, "%s/%s", dir, rel);
-	in = fopen(path.buf, "r");
-	strbuf_release(&path);
-	if (!in)
+	fd = source_open(dir, rel, refused);
+	if (fd < 0)
 		return -1;
+	in = fdopen(fd, "r");
+	if (!in) {
+		close(fd);
+		return -1;
+	}
 	src->path = xstrdup(rel);
 	src->last_has_newline = true;
 	while ((c = getc(in)) != EOF) {
+		if (++bytes > SOURCE_MAX_BYTES) {
+			*refused = "it is over 16 MiB";
+			strbuf_release(&line);
+			fclose(in);
+			source_release(src);
+			return -1;
+		}
 		if (c != '\n') {
 			strbuf_addch(&line, c);
 			continue;
@@ -215,6 +222,36 @@ static int source_load(struct source *src, const char *dir, const char *rel)
 	strbuf_release(&line);
 	fclose(in);
 	return 0;
+}
+
+/*
+ * Load @file as the tree under @dir has it: the name itself when
+ * relative, else its longest tail that names a file there (DWARF names
+ * of an out of tree build, or of a tree built elsewhere, are absolute).
+ * When none loads, *@refused says why the first refused name was.
+ */
+static int source_find(struct source *src, const char *dir, const char *file,
+		       const char **refused)
+{
+	const char *p = file, *why;
+
+	*refused = NULL;
+	while (*p == '/')
+		p++;
+	if (!strncmp(p, "./", 2))
+		p += 2;
+	if (file[0] != '/') {
+		if (!source_load(src, dir, p, &why))
+			return 0;
+		*refused = why;
+	}
+	for (; p && *p; p = strchr(p, '/'), p = p ? p + 1 : NULL) {
+		if (!source_load(src, dir, p, &why))
+			return 0;
+		if (!*refused)
+			*refused = why;
+	}
+	return -1;
 }
 
 /* ---- calls on a line ---- */
@@ -373,18 +410,20 @@ bool adv_edit_site(struct advice *a, const char *source_dir,
 	struct source src;
 	struct adv_change *c;
 	size_t start, end, args, ustart, uend, uline;
-	char *rel, *call, *old;
-	const char *text;
+	char *call, *old;
+	const char *text, *refused = NULL;
 
-	rel = source_dir ? resolve(source_dir, s->file) : NULL;
-	if (!rel || source_load(&src, source_dir, rel)) {
-		if (source_dir)
+	if (!source_dir || source_find(&src, source_dir, s->file, &refused)) {
+		if (refused)
+			advice_reason(a, "refused the frame at %s:%u%s%s: under %s, %s; the change is given in words",
+				      s->file, s->line, s->function ? " in " : "",
+				      s->function ? s->function : "", source_dir,
+				      refused);
+		else if (source_dir)
 			advice_reason(a, "%s is not under %s: the change is given in words",
 				      s->file, source_dir);
-		free(rel);
 		return edit_in_words(a, s, edit, subclass, why);
 	}
-	free(rel);
 	text = s->line <= src.nr ? src.lines[s->line - 1] : "";
 	api = call_on_line(text, s->callee, edit, &start, &end, &args);
 	if (!api) {
@@ -465,8 +504,9 @@ static int diff_file(struct strbuf *out, const char *dir,
 {
 	struct source src;
 	size_t i, j, from, to, k, m, run;
+	const char *refused;
 
-	if (source_load(&src, dir, v[0]->path))
+	if (source_load(&src, dir, v[0]->path, &refused))
 		return -1;
 	for (i = 0; i < n; i++)
 		if (v[i]->line > src.nr ||

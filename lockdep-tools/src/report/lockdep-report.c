@@ -79,7 +79,8 @@ static void print_help(void)
 	      "                   unsure), the reasons and the change at each\n"
 	      "                   site (JSON: an \"advice\" member)\n"
 	      "      --source=DIR  ... and a unified diff of the change against\n"
-	      "                   the source tree DIR (implies --advise)\n"
+	      "                   the source tree DIR (implies --advise); only\n"
+	      "                   regular files beneath DIR are read\n"
 	      "  -h, --help       show this help\n"
 	      "\n"
 	      "Types:", stdout);

@@ -103,6 +103,33 @@ test_expect_success 'absolute DWARF paths are found by their tail under --source
 	grep -q "^+++ b/drivers/demo/port.c$" p.diff
 '
 
+test_expect_success '--source: a frame leading out of DIR is refused and named' '
+	mkdir -p esc/outside && cp -r "$FIX/src" esc/tree &&
+	cp "$FIX/src/drivers/demo/port.c" esc/outside/secret.c &&
+	ln -s ../outside esc/tree/out &&
+	for name in ../outside/secret.c out/secret.c "$PWD/esc/outside/secret.c"; do
+		sed "s|drivers/demo/port.c|$name|g" "$FIX/recursive-two.log" >esc.log &&
+		"$BIN/lockdep-report" --advise --source esc/tree esc.log >out &&
+		! grep -q "^  patch:" out &&
+		case $name in
+		/*) grep -q "is not under esc/tree" out ;;
+		*) grep -q "^  why: refused the frame at $name:13 in port_link: under esc/tree, it leads outside the directory" out ;;
+		esac || { echo "$name:"; cat out; exit 1; }
+	done
+'
+
+test_expect_success '--source: a FIFO, a device link and a file over 16 MiB are refused' '
+	cp -r "$FIX/src" big && mkfifo big/fifo.c && ln -s /dev/zero big/zero.c &&
+	cp big/drivers/demo/port.c big/huge.c && truncate -s 17M big/huge.c &&
+	for name in fifo.c zero.c huge.c; do
+		sed "s|drivers/demo/port.c|$name|g" "$FIX/recursive-two.log" >big.log &&
+		timeout 20 "$BIN/lockdep-report" --advise --source big big.log >out &&
+		grep -q "^  why: refused the frame at $name:13 in port_link: under big, it" out &&
+		! grep -q "^  patch:" out || { echo "$name:"; cat out; exit 1; }
+	done &&
+	grep -q "it is over 16 MiB" out
+'
+
 test_expect_success 'a source line without the call: the change in words, no patch' '
 	cp -r "$FIX/src" tree3 &&
 	sed -i "13s/.*/	do_something_else();/" tree3/drivers/demo/port.c &&

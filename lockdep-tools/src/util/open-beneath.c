@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Opening a file beneath a directory. openat2() resolves the whole name
+ * in the kernel, so a symbolic link swapped in between a check and the
+ * open cannot lead out; the fallback checks where the opened file
+ * really is, which the same swap cannot fool either.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "util/open-beneath.h"
+
+#define OUTSIDE "it leads outside the directory"
+
+/* O_NONBLOCK: a FIFO planted in the tree must not block the open. */
+#define OPEN_FLAGS (O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+
+static int fd_path(int fd, char *buf, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, size - 1);
+	if (n < 0 || (size_t)n >= size - 1)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+int open_beneath_checked(int dirfd, const char *rel, const char **refused)
+{
+	char dir[PATH_MAX], file[PATH_MAX];
+	size_t n;
+	int fd;
+
+	*refused = NULL;
+	fd = openat(dirfd, rel, OPEN_FLAGS);
+	if (fd < 0)
+		return -1;
+	/* without /proc nothing can be checked: refuse rather than trust */
+	if (fd_path(dirfd, dir, sizeof(dir)) || fd_path(fd, file, sizeof(file))) {
+		close(fd);
+		*refused = "its place cannot be checked without /proc";
+		return -1;
+	}
+	n = strlen(dir);
+	if (n == 1)	/* the directory is "/" */
+		n = 0;
+	if (strncmp(file, dir, n) || file[n] != '/') {
+		close(fd);
+		*refused = OUTSIDE;
+		return -1;
+	}
+	return fd;
+}
+
+static int open_resolved(int dirfd, const char *rel, const char **refused)
+{
+	struct open_how how = {
+		.flags = OPEN_FLAGS,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd, tries;
+
+	*refused = NULL;
+	/* EAGAIN: a rename or mount raced the lookup; it is safe to retry */
+	for (tries = 0; tries < 8; tries++) {
+		fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+		if (fd >= 0 || errno != EAGAIN)
+			break;
+	}
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOSYS)
+		return open_beneath_checked(dirfd, rel, refused);
+	if (errno == EXDEV)
+		*refused = OUTSIDE;
+	else if (errno == ELOOP)
+		*refused = "it is a magic link or a loop of symbolic links";
+	return -1;
+}
+
+int open_beneath(int dirfd, const char *rel, const char **refused)
+{
+	struct stat st;
+	int err, fd = open_resolved(dirfd, rel, refused);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st)) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	if (S_ISREG(st.st_mode))
+		return fd;
+	close(fd);
+	*refused = "it is not a regular file";
+	return -1;
+}
