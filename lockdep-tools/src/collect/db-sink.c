@@ -525,6 +525,10 @@ static int db_events(struct db_sink *d)
 			       d->o.events_input, on_event, d->st, &st) ||
 	    store_add_event_stream(d->st, &st))
 		return db_fail(d);
+	if (st.unknown)
+		warning("'%s': %lu line%s that %s no trace event (the first is line %lu): counted as other lines, the events around stored",
+			d->o.events_input, st.unknown, st.unknown == 1 ? "" : "s",
+			st.unknown == 1 ? "is" : "are", st.first_unknown);
 	if (st.lost)
 		warning("'%s': the kernel lost %llu dependency events (its trace buffer was full): the stream misses them",
 			d->o.events_input, (unsigned long long)st.lost);

@@ -100,14 +100,14 @@ static int bad(const char **why, const char *what)
 }
 
 /* "CPU:N [LOST M EVENTS]" */
-static int lost_line(struct scan *s, uint64_t *lost, const char **why)
+static int lost_line(struct scan *s, uint64_t *lost)
 {
 	uint64_t cpu;
 
 	if (!eat_dec(s, UINT32_MAX, &cpu) || !eat(s, " [LOST ") ||
 	    !eat_dec(s, UINT64_MAX, lost) || !eat(s, " EVENTS]") ||
 	    s->p != s->end)
-		return bad(why, "expected 'CPU:N [LOST M EVENTS]'");
+		return TRACE_LINE_UNKNOWN;
 	return TRACE_LINE_LOST;
 }
 
@@ -175,18 +175,20 @@ int trace_events_line(const char *line, size_t len, struct trace_event *ev,
 	uint64_t v;
 	size_t i;
 
-	if (eat(&s, "CPU:"))
-		return lost_line(&s, lost, why);
+	*why = NULL;
+	if (eat(&s, "CPU:") && lost_line(&s, lost) == TRACE_LINE_LOST)
+		return TRACE_LINE_LOST;
+	/* the text of a multi-line trace_marker write, or anything else */
 	if (len <= COMM_WIDTH || line[COMM_WIDTH] != '-' ||
 	    memchr(line, '\0', len))
-		return bad(why, "not a trace_pipe line (no task name and pid in the first 17 columns)");
+		return TRACE_LINE_UNKNOWN;
 	s.p = line + COMM_WIDTH + 1;
 	memset(ev, 0, sizeof(*ev));
 	if (!eat_dec(&s, UINT32_MAX, &v))
-		return bad(why, "expected a pid after the task name");
+		return TRACE_LINE_UNKNOWN;
 	skip_spaces(&s);
 	if (!eat(&s, "[") || !eat_dec(&s, UINT32_MAX, &v) || !eat(&s, "] "))
-		return bad(why, "expected '[CPU]' after the pid");
+		return TRACE_LINE_UNKNOWN;
 	ev->cpu = (unsigned int)v;
 	/* the irq-info column, when the trace option prints it */
 	if (s.p < s.end && !is_digit(*s.p)) {
@@ -195,19 +197,14 @@ int trace_events_line(const char *line, size_t len, struct trace_event *ev,
 	}
 	skip_spaces(&s);
 	if (!timestamp(&s, &ev->time_us))
-		return bad(why, "expected the time as 'SECONDS.MICROSECONDS: '");
+		return TRACE_LINE_UNKNOWN;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (eat(&s, names[i].name)) {
 			ev->kind = names[i].kind;
 			return fields(&s, ev, why);
 		}
 	}
-	/* another event: NAME ": " with NAME of [a-z0-9_] */
-	for (v = 0; s.p < s.end && ((*s.p >= 'a' && *s.p <= 'z') ||
-				      is_digit(*s.p) || *s.p == '_'); s.p++)
-		v++;
-	if (!v || !eat(&s, ":"))
-		return bad(why, "expected an event name after the time");
+	/* another event's "NAME: ", or the function tracer's "FUNC <-CALLER" */
 	return TRACE_LINE_OTHER;
 }
 
@@ -258,6 +255,10 @@ int trace_events_parse(const char *buf, size_t len, const char *input,
 			break;
 		case TRACE_LINE_OTHER:
 			st->other++;
+			break;
+		case TRACE_LINE_UNKNOWN:
+			if (!st->unknown++)
+				st->first_unknown = st->lines;
 			break;
 		default:
 			return bad_line(input, st->lines,

@@ -20,11 +20,17 @@
  *      indices below TRACE_EVENTS_MAX_CLASS, dep bits below 16, usage
  *      bits below 64, distance and trace ids within 32 bits, and time
  *      within 64 bits of microseconds.
- *  (2) A LOST line adds its count to st->lost; a well-formed line of any
- *      other event (the pipe is shared) is counted in st->other.
- *  (3) Anything else, or a last line without its '\n', is malformed:
- *      trace_events_parse() says so with the input's name and the line
- *      number and returns -1 at once, so a caller stores nothing of it.
+ *  (2) A LOST line adds its count to st->lost; a line of any other
+ *      event or tracer (the pipe is shared: a trace_marker write, the
+ *      function tracer's "FUNC <-CALLER") is counted in st->other.
+ *  (3) A line not of that shape (the second line of a multi-line
+ *      trace_marker write, anything else) is counted in st->unknown,
+ *      the first one's number in st->first_unknown: a workload's use
+ *      of the trace buffer must not cost the events around it.
+ *  (4) A lockdep event's line with a field out of shape or bound, or a
+ *      last line without its '\n', is malformed: trace_events_parse()
+ *      says so with the input's name and the line number and returns -1
+ *      at once, so a caller stores nothing of it.
  */
 #ifndef PARSE_TRACE_EVENTS_H
 #define PARSE_TRACE_EVENTS_H
@@ -56,6 +62,7 @@ struct trace_event {
 
 struct trace_events_stats {
 	unsigned long lines, events, other;
+	unsigned long unknown, first_unknown;
 	uint64_t lost;
 };
 
@@ -63,7 +70,8 @@ enum trace_line {
 	TRACE_LINE_EVENT,	/* *ev filled in */
 	TRACE_LINE_LOST,	/* *lost filled in */
 	TRACE_LINE_OTHER,	/* another event's line */
-	TRACE_LINE_BAD = -1,	/* *why says what is wrong */
+	TRACE_LINE_UNKNOWN,	/* not a trace_pipe event line */
+	TRACE_LINE_BAD = -1,	/* a lockdep event's; *why says what is wrong */
 };
 
 /* One line without its '\n'; returns enum trace_line. */

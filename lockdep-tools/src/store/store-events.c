@@ -55,7 +55,7 @@ int store_add_event_stream(struct store *st,
 	sqlite3_bind_int64(s, 1, st->boot_id);
 	sqlite3_bind_int64(s, 2, (sqlite3_int64)stats->events);
 	store_bind_u64(s, 3, stats->lost);
-	sqlite3_bind_int64(s, 4, (sqlite3_int64)stats->other);
+	sqlite3_bind_int64(s, 4, (sqlite3_int64)(stats->other + stats->unknown));
 	rc = store_step_done(st, s, "add an event stream");
 	sqlite3_finalize(s);
 	return rc;

@@ -6,10 +6,12 @@ The real dependency event stream of our 6.1 guest (fixtures/6.1/events,
 captured with the lockdep_graph fixture by vm/regen-fixtures.sh) in a
 raw directory next to the export: every event stored in stream order
 with its time, kind and bounds checked, and dependency_first_seen. A
-garbage line, a cut last line or a size other than the MANIFEST says is
-an error naming the input (and the line), and nothing is stored; a raw
-directory without events (a kernel without them) stores no stream; the
-lines of other events (where the agent marks its reads) are counted.'
+malformed lockdep event, a cut last line or a size other than the
+MANIFEST says is an error naming the input (and the line), and nothing
+is stored; a raw directory without events (a kernel without them) stores
+no stream; the lines of other events (where the agent marks its reads),
+of the function tracer and lines that are no trace event at all are
+counted as other lines, and the boot stored.'
 . "$(dirname "$0")/lib.sh"
 
 DB=$TRASH/db
@@ -72,7 +74,22 @@ test_expect_success 'the agent'\''s marks of its reads: other lines, the same ev
 		"$(grep -c " lockdep_" "$EV")|$(($(grep -c " tracing_mark_write: " "$EV") + 1))"
 '
 
-test_expect_success 'a garbage line: an error naming the file and line, nothing stored' '
+test_expect_success 'a workload'\''s trace lines: other lines, warned about, the boot stored' '
+	awk "NR == 50 { print \"          <idle>-0       [000] d..2.     9.000001: do_idle <-cpu_startup_entry\" }
+	     NR == 60 { print \"              sh-80      [000] .....     9.000002: tracing_mark_write: two\"; print \"lines\" }
+	     NR == 70 { print \"garbage\" } { print }" "$EV" >workload.events &&
+	events_raw workload workload.events &&
+	collect_rc 3 --db "$DB" --raw-dir workload --label workload &&
+	grep -q "workload/events.: 2 lines that are no trace event (the first is line 62): counted as other lines" err &&
+	test "$(q "SELECT e.events, e.other FROM event_streams e JOIN boots b
+		ON b.id = e.boot_id WHERE b.label = '\''workload'\''")" = \
+		"$(grep -c " lockdep_" "$EV")|$(($(grep -c " tracing_mark_write: " "$EV") + 4))" &&
+	test "$(q "SELECT count(*) FROM reports r JOIN boots b ON b.id = r.boot_id
+		WHERE b.label = '\''workload'\''")" = "$(q "SELECT count(*) FROM reports r
+		JOIN boots b ON b.id = r.boot_id WHERE b.label = '\''events'\''")"
+'
+
+test_expect_success 'a malformed lockdep event: an error naming the file and line, nothing stored' '
 	sed "5s/class=/klass=/" "$EV" >bad.events &&
 	! cmp -s bad.events "$EV" &&
 	events_raw bad bad.events &&

@@ -83,15 +83,6 @@ static void test_lost_and_other(void **state)
 static void test_refused(void **state)
 {
 	static const char *const bad[] = {
-		"",
-		"garbage",
-		"CPU:1 [LOST 12 EVENTS] and more",
-		"CPU:1 [LOST 99999999999999999999 EVENTS]",
-		/* the '-' not in column 16 */
-		"kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=1 bit=1 trace=1",
-		"     kworker/0:1-12      [000] d..2.     1.23456: lockdep_usage: class=1 bit=1 trace=1",
-		"     kworker/0:1-12      [000] d..2.     1.234567 lockdep_usage: class=1 bit=1 trace=1",
-		"     kworker/0:1-12      000] d..2.     1.234567: lockdep_usage: class=1 bit=1 trace=1",
 		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=65536 bit=1 trace=1",
 		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=1 bit=64 trace=1",
 		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=1 bit=1 trace=4294967296",
@@ -102,8 +93,6 @@ static void test_refused(void **state)
 		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_dependency: from=1 to=2 dep=3 distance=1 trace=1",
 		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_dependency: to=2 from=1 dep=0x3 distance=1 trace=1",
 		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class_zapped: class=",
-		"     kworker/0:1-12      [000] d..2. 99999999999999999999.000000: lockdep_class_zapped: class=1",
-		"     kworker/0:1-12      [000] d..2.     1.234567: : x",
 	};
 	struct trace_event ev;
 	uint64_t lost;
@@ -114,6 +103,38 @@ static void test_refused(void **state)
 		if (line(bad[i], &ev, &lost) != TRACE_LINE_BAD)
 			fail_msg("accepted: '%s'", bad[i]);
 	}
+}
+
+/* Not a trace_pipe event line: kept as unknown, never an error. */
+static void test_unknown(void **state)
+{
+	static const char *const unknown[] = {
+		"",
+		"garbage",
+		"second line of a trace_marker write",
+		"CPU:1 [LOST 12 EVENTS] and more",
+		"CPU:1 [LOST 99999999999999999999 EVENTS]",
+		/* the '-' not in column 16 */
+		"kworker/0:1-12      [000] d..2.     1.234567: lockdep_usage: class=1 bit=1 trace=1",
+		"     kworker/0:1-12      [000] d..2.     1.23456: lockdep_usage: class=1 bit=1 trace=1",
+		"     kworker/0:1-12      [000] d..2.     1.234567 lockdep_usage: class=1 bit=1 trace=1",
+		"     kworker/0:1-12      000] d..2.     1.234567: lockdep_usage: class=1 bit=1 trace=1",
+		"     kworker/0:1-12      [000] d..2. 99999999999999999999.000000: lockdep_class_zapped: class=1",
+	};
+	struct trace_event ev;
+	uint64_t lost;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		if (line(unknown[i], &ev, &lost) != TRACE_LINE_UNKNOWN)
+			fail_msg("not unknown: '%s'", unknown[i]);
+	}
+	/* the function tracer's lines, and an event with no fields */
+	assert_int_equal(line("          <idle>-0       [000] d..2.     1.234567: do_idle <-cpu_startup_entry",
+			      &ev, &lost), TRACE_LINE_OTHER);
+	assert_int_equal(line("     kworker/0:1-12      [000] d..2.     1.234567: : x",
+			      &ev, &lost), TRACE_LINE_OTHER);
 }
 
 struct counts {
@@ -147,6 +168,30 @@ static void test_parse_stops_at_bad_line(void **state)
 	/* a cut last line */
 	assert_int_equal(trace_events_parse(text, 40, "t", count, &c, &st), -1);
 	assert_int_equal(st.lines, 1);
+}
+
+/* A workload's trace lines among the events: counted, the events kept. */
+static void test_parse_keeps_events_around_unknown(void **state)
+{
+	static const char text[] =
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class_zapped: class=1\n"
+		"          <idle>-0       [000] d..2.     1.234568: do_idle <-cpu_startup_entry\n"
+		"              sh-80      [000] .....     1.234569: tracing_mark_write: first line\n"
+		"second line\n"
+		"\n"
+		"     kworker/0:1-12      [000] d..2.     1.234570: lockdep_class_zapped: class=2\n";
+	struct trace_events_stats st;
+	struct counts c = { { 0 } };
+
+	(void)state;
+	assert_int_equal(trace_events_parse(text, sizeof(text) - 1, "t", count,
+					    &c, &st), 0);
+	assert_int_equal(st.lines, 6);
+	assert_int_equal(st.events, 2);
+	assert_int_equal(st.other, 2);
+	assert_int_equal(st.unknown, 2);
+	assert_int_equal(st.first_unknown, 4);
+	assert_int_equal(c.n[TRACE_EVENT_CLASS_ZAPPED], 2);
 }
 
 /* The stream captured from our guest (vm/regen-fixtures.sh): all of it. */
@@ -187,6 +232,8 @@ int main(void)
 		cmocka_unit_test(test_usage_and_zap),
 		cmocka_unit_test(test_lost_and_other),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_parse_keeps_events_around_unknown),
 		cmocka_unit_test(test_parse_stops_at_bad_line),
 		cmocka_unit_test(test_fixture),
 	};
