@@ -16,6 +16,7 @@
 #include "parse/report.h"
 #include "util/json-writer.h"
 #include "util/strbuf.h"
+#include "util/term-text.h"
 
 static const char *name(struct strbuf *sb, const struct graph *g, uint32_t n)
 {
@@ -31,9 +32,12 @@ static void print_boots(FILE *out, const struct graph *g,
 	char buf[128];
 	uint32_t b;
 
-	for (b = 0; b < e->nr_boots; b++)
-		fprintf(out, "%s%s", b ? ", " : "",
-			graph_boot_str(g, (int)boots[b], buf, sizeof(buf)));
+	/* a label is untrusted text */
+	for (b = 0; b < e->nr_boots; b++) {
+		fputs(b ? ", " : "", out);
+		term_text_fputs(out, graph_boot_str(g, (int)boots[b], buf,
+						     sizeof(buf)));
+	}
 	if (!e->nr_boots)
 		fputs("no boot", out);
 }

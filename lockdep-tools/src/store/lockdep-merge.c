@@ -12,6 +12,7 @@
 #include "store/store-merge.h"
 #include "util/cli.h"
 #include "util/error.h"
+#include "util/term-text.h"
 
 static const char usage_line[] =
 	"usage: lockdep-merge --db=FILE [-q | --quiet] SOURCE.db...\n";
@@ -81,9 +82,12 @@ int main(int argc, char **argv)
 			failed++;
 			continue;
 		}
-		if (!quiet)
-			printf("%s: %zu boot%s, %zu added\n", argv[i], r.boots,
-			       r.boots == 1 ? "" : "s", r.added);
+		if (quiet)
+			continue;
+		/* a file name may hold anything a terminal acts on */
+		term_text_fputs(stdout, argv[i]);
+		printf(": %zu boot%s, %zu added\n", r.boots,
+		       r.boots == 1 ? "" : "s", r.added);
 	}
 	store_close(st);
 	/* as lockdep-report(1) with inputs it cannot read: partial */

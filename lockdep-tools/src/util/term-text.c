@@ -45,6 +45,23 @@ static bool c1_control(const unsigned char *p, size_t len)
 }
 
 /*
+ * Unicode's Bidi_Control characters: U+061C, U+200E, U+200F,
+ * U+202A..U+202E and U+2066..U+2069. A right-to-left override in a lock
+ * name shows the text around it in another order than it has.
+ */
+static bool bidi_control(const unsigned char *p, size_t len)
+{
+	if (len == 2)
+		return p[0] == 0xd8 && p[1] == 0x9c;
+	if (len != 3 || p[0] != 0xe2)
+		return false;
+	if (p[1] == 0x80)
+		return p[2] == 0x8e || p[2] == 0x8f ||
+		       (p[2] >= 0xaa && p[2] <= 0xae);
+	return p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9;
+}
+
+/*
  * The run of bytes at @p (@len left) a terminal may get as they are;
  * *@esc then says how many bytes after it to escape (0 at the end).
  */
@@ -60,7 +77,7 @@ static size_t safe_run(const unsigned char *p, size_t len, size_t *esc)
 			continue;
 		}
 		n = utf8_len(p + i, len - i);
-		if (!n || c1_control(p + i, n)) {
+		if (!n || c1_control(p + i, n) || bidi_control(p + i, n)) {
 			*esc = n ? n : 1;
 			return i;
 		}

@@ -4,9 +4,11 @@
  * guest) made safe for a terminal: every byte a terminal could act on is
  * written as the four characters "\xNN". Those are the C0 controls but
  * tab, DEL, the C1 controls U+0080..U+009F in UTF-8 (c2 80..c2 9f: c2 9b
- * is a CSI) and any byte that is not part of well-formed UTF-8 (a lone
- * 9b is a CSI to a terminal in an 8-bit mode). Well-formed UTF-8 text
- * otherwise passes unchanged.
+ * is a CSI), the bidirectional controls (U+061C, U+200E, U+200F,
+ * U+202A..U+202E, U+2066..U+2069: they reorder what a reader sees) and
+ * any byte that is not part of well-formed UTF-8 (a lone 9b is a CSI to
+ * a terminal in an 8-bit mode). Well-formed UTF-8 text otherwise passes
+ * unchanged.
  */
 #ifndef UTIL_TERM_TEXT_H
 #define UTIL_TERM_TEXT_H

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of util/term-text.c: what a terminal could act on is
- * escaped, well-formed UTF-8 is not, and malformed UTF-8 (overlong,
- * surrogates, cut, above U+10FFFF) is escaped byte by byte.
+ * escaped (bidirectional controls too), well-formed UTF-8 is not, and
+ * malformed UTF-8 (overlong, surrogates, cut, above U+10FFFF) is escaped
+ * byte by byte.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -47,11 +48,26 @@ static void test_utf8(void **state)
 	CHECK("\xe2\x86", "\\xe2\\x86");		/* cut short */
 }
 
+static void test_bidi(void **state)
+{
+	(void)state;
+	CHECK("lock_\xe2\x80\xae" "dcba", "lock_\\xe2\\x80\\xaedcba");	/* U+202E RLO */
+	CHECK("\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad",
+	      "\\xe2\\x80\\xaa\\xe2\\x80\\xab\\xe2\\x80\\xac\\xe2\\x80\\xad");
+	CHECK("\xe2\x81\xa6\xe2\x81\xa9", "\\xe2\\x81\\xa6\\xe2\\x81\\xa9");	/* LRI, PDI */
+	CHECK("\xe2\x80\x8e\xe2\x80\x8f", "\\xe2\\x80\\x8e\\xe2\\x80\\x8f");	/* LRM, RLM */
+	CHECK("\xd8\x9c", "\\xd8\\x9c");				/* U+061C ALM */
+	/* their neighbours are printable */
+	CHECK("\xe2\x80\x8d\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa\xd8\x9b",
+	      "\xe2\x80\x8d\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa\xd8\x9b");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_bidi),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
