@@ -189,6 +189,15 @@ static bool parse_summary(const char *t, struct selftest_summary *sum)
 	return true;
 }
 
+/* The kernel prints its rows in printable ASCII (and tabs). */
+static bool printable(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if ((*p < ' ' && *p != '\t') || (unsigned char)*p >= 0x7f)
+			return false;
+	return true;
+}
+
 static int do_line(struct selftest_state *s, char *text, size_t len)
 {
 	const char *end = text + len, *p = text, *bar, *colon;
@@ -236,7 +245,8 @@ static int do_line(struct selftest_state *s, char *text, size_t len)
 			set_columns(s, p, e);
 		return 0;
 	}
-	if (!s->in_table)
+	/* not a row: bytes glued on a log cut inside the table are not one */
+	if (!s->in_table || !printable(p, end))
 		return 0;
 	colon = memrchr(p, ':', bar - p);
 	if (!colon)

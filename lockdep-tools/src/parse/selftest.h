@@ -27,7 +27,10 @@
  * summary) are looked at; everything else in the log is ignored, so a
  * whole console log is a valid input. Inside the table, a line that is
  * not a row, header, banner or separator is other kernel output and is
- * ignored too; a row with a cell that is none of the above is malformed.
+ * ignored too, and so is a line with a byte outside printable ASCII and
+ * tab (the kernel prints none in a row: such a line is other output, or
+ * bytes glued on a log cut inside the table); a row with a cell that is
+ * none of the above is malformed.
  *
  * The summary line is one of (2.6.18 to 6.1 alike):
  *   Good, all %3d testcases passed! |

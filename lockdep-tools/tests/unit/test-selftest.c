@@ -182,6 +182,31 @@ static void test_disabled_and_cut(void **state)
 	assert_int_equal(g.nr_sum, 0);
 }
 
+/* A log cut inside the table, then random bytes with no NUL: not rows. */
+static void test_cut_then_bytes(void **state)
+{
+	static const char in[] =
+		"[    0.000000] | Locking API testsuite:\n"
+		"[    0.000000]                                  | spin |wlock |\n"
+		"[    0.000000]                      A-A deadlock:  ok  |  ok  |\n"
+		"\x8e\xf1:\x03 zq\xa0|\xc4 Jd\x9b\n"
+		"k\xd2\x7f ab: cd |\x01\xff|\n"
+		"\t\xe2\x80\xae ok: x\xc3\xa9 |\n";
+	struct proc_parse_stats st;
+	struct got g;
+	FILE *f = fmemopen((void *)in, sizeof(in) - 1, "r");
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(selftest_parse(f, "mem", PROC_PARSE_QUIET, &ops, &g,
+					&st), 0);
+	fclose(f);
+	assert_int_equal(st.bad, 0);
+	assert_int_equal(st.notes, PROC_NOTE_HEADER | PROC_NOTE_TRUNCATED);
+	assert_int_equal(g.nr, 1);
+	assert_string_equal(g.r[0].name, "A-A deadlock");
+}
+
 static void test_other_summaries(void **state)
 {
 	static const char in[] =
@@ -209,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_real_6_1),
 		cmocka_unit_test(test_old_syslog),
 		cmocka_unit_test(test_disabled_and_cut),
+		cmocka_unit_test(test_cut_then_bytes),
 		cmocka_unit_test(test_other_summaries),
 	};
 
