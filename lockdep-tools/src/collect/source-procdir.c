@@ -13,6 +13,7 @@
 #include "collect/db-sink.h"
 #include "collect/sources.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 
 FILE *source_fopen(const char *path, bool *refused)
 {
@@ -107,9 +108,9 @@ static const char *const procdir_files[] = {
 int source_procdir(const char *dir, struct collect_summary *sum,
 		   struct collect_sink *sink)
 {
+	struct strbuf lacking = STRBUF_INIT;	/* the files missing or empty */
 	char disk[4096], guest[64];
 	struct file_item *it;
-	bool complete = true;
 	int found = 0, ret;
 	size_t i;
 
@@ -129,26 +130,30 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 			continue;
 		ret = source_push_file(sink, it, disk, ITEM_COMPLETE, 0);
 		if (ret < 0)
-			return -1;
+			goto fail;
 		if (i < 3)
 			continue;
 		/* lock_stat is not offered without CONFIG_LOCK_STAT */
 		if (ret && it->required)
-			complete = false;
+			strbuf_addf(&lacking, "%s'%s' is missing",
+				    lacking.len ? ", " : "", disk);
 		if (ret)
 			continue;
 		/* a copy that trusted /proc's st_size of 0 (tar, rsync) */
 		if (!it->bytes) {
 			warning("'%s' is empty, which %s never is: it counts as missing",
 				disk, guest);
-			complete = false;
+			strbuf_addf(&lacking, "%s'%s' is empty",
+				    lacking.len ? ", " : "", disk);
 		} else {
 			found++;
 		}
 	}
-	if (!found)
-		return error("'%s' holds none of lockdep, lockdep_stats, lockdep_chains, lock_stat (or only empty ones)",
-			     dir);
+	if (!found) {
+		error("'%s' holds none of lockdep, lockdep_stats, lockdep_chains, lock_stat (or only empty ones)",
+		      dir);
+		goto fail;
+	}
 	/*
 	 * The graph export of our kernel series, when the dump has it: a
 	 * directory without it is of a kernel that does not offer it.
@@ -156,8 +161,12 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 	snprintf(disk, sizeof(disk), "%s/lockdep_graph", dir);
 	it = find_item(sum, "/proc/lockdep_graph");
 	if (source_push_file(sink, it, disk, ITEM_COMPLETE, 0) < 0)
-		return -1;
-	if (!complete)
-		db_sink_set_partial(sink, "some lockdep /proc files are missing or empty");
+		goto fail;
+	if (lacking.len)
+		db_sink_set_partial(sink, lacking.buf);
+	strbuf_release(&lacking);
 	return 0;
+fail:
+	strbuf_release(&lacking);
+	return -1;
 }

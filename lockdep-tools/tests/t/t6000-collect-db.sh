@@ -277,6 +277,7 @@ test_expect_success '--proc-dir: the real 6.1 /proc files' '
 	mkdir some && cp "$FIX/lockdep_stats" some/ &&
 	rc=0 && collect --db proc.db --proc-dir some >/dev/null 2>err || rc=$? &&
 	test "$rc" = 1 &&
+	grep -q "collection is partial: .some/lockdep. is missing, .some/lockdep_chains. is missing$" err &&
 	mkdir none && rc=0 && collect --db proc.db --proc-dir none 2>err || rc=$? &&
 	test "$rc" = 2 && grep -q "none. holds none of" err
 '
@@ -296,6 +297,7 @@ test_expect_success 'an empty log, empty /proc files: said, never a complete boo
 	cp "$FIX/lockdep" e/ &&
 	rc=0 && collect --db proc.db --proc-dir e >id 2>err || rc=$? &&
 	test "$rc" = 1 && grep -q "e/lock_stat. is empty" err &&
+	grep -q "collection is partial: .e/lockdep_stats. is empty, .e/lockdep_chains. is empty, .e/lock_stat. is empty$" err &&
 	test "$(sqlite3 proc.db "SELECT completeness FROM boots WHERE id = $(cat id)")" = partial
 '
 
