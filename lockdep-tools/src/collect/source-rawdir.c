@@ -364,9 +364,10 @@ static int workload_line(const struct manifest *m, size_t i, const char *dir,
 		    (k >= 2 && known[k] != exited &&
 		     !(k == 4 && w->state == WORKLOAD_RUNNING)))
 			goto bad;
+	/* the database counts the duration and output in 63 bits */
 	if ((n == 9) != (w->state == WORKLOAD_NOT_STARTED) ||
 	    (n == 9 && reason_err(f[8], &w->err)) ||
-	    v[2] > UINT32_MAX)
+	    v[2] > UINT32_MAX || v[3] > INT64_MAX || v[4] > INT64_MAX)
 		goto bad;
 	snprintf(w->name, sizeof(w->name), "%s", f[2]);
 	w->start_seq = known[0] ? v[0] : WORKLOAD_SEQ_UNKNOWN;

@@ -455,6 +455,11 @@ static int client_output(struct agent_client *cl, struct workload_item *w,
 		return client_fail(cl, -EPROTO,
 				   "the agent's %s frame keeps %zu bytes of %" PRIu64 " of output",
 				   what, kept, total);
+	/* the database counts output in 63 bits */
+	if (total > INT64_MAX)
+		return client_fail(cl, -EPROTO,
+				   "the agent's %s frame claims %" PRIu64 " bytes of output, more than 2^63 - 1",
+				   what, total);
 	free(w->output);
 	w->output = malloc(kept ? kept : 1);
 	if (!w->output) {
@@ -485,8 +490,12 @@ static int client_exited(struct agent_client *cl, struct collect_summary *sum,
 			    proto_get_be64(f->payload + 20), "EXITED");
 	if (ret)
 		return ret;
-	w->wait_status = (int)proto_get_be32(f->payload);
 	w->duration_ms = proto_get_be64(f->payload + 4);
+	if (w->duration_ms > INT64_MAX)
+		return client_fail(cl, -EPROTO,
+				   "the agent's EXITED frame claims a run of %" PRIu64 " ms, more than 2^63 - 1",
+				   w->duration_ms);
+	w->wait_status = (int)proto_get_be32(f->payload);
 	w->end_seq = proto_get_be64(f->payload + 12);
 	w->state = WORKLOAD_EXITED;
 	if (cl->follow_stopped)

@@ -245,6 +245,23 @@ test_expect_success 'hostile workload lines are refused, naming the line; nothin
 	done &&
 	unchanged
 '
+test_expect_success 'an output or a duration past 2^63 - 1: refused, naming the line' '
+	DB=big.db &&
+	collect_plain --raw-dir good --db "$DB" >/dev/null 2>&1 &&
+	snapshot &&
+	n=$(($(wc -l <good/MANIFEST) + 1)) &&
+	for line in "workload exited x.sh 1 2 0 1 18446744073709551615" \
+		"workload exited x.sh 1 2 0 9223372036854775808 65536"; do
+		rm -rf raw && cp -a good raw && echo "$line" >>raw/MANIFEST &&
+		head -c 65536 /dev/zero >raw/workload.out &&
+		rc=0 && collect --raw-dir raw --db "$DB" 2>err || rc=$? &&
+		test "$rc" = 2 && grep -q "raw/MANIFEST:$n: expected .workload" err ||
+		{ echo "line: $line rc=$rc"; cat err; return 1; }
+	done &&
+	unchanged &&
+	test "$(sqlite3 "$DB" "SELECT count(*) FROM workloads WHERE output_bytes < 0 OR duration_ms < 0")" = 0
+'
+
 # an agent a failed test left behind
 [ -f "$TRASH/agent.pid" ] && kill -KILL "$(cat "$TRASH/agent.pid")" 2>/dev/null
 test_done
