@@ -87,8 +87,9 @@ static void print_help(void)
 	for (i = 0; i < LDR_TYPE_NR; i++)
 		printf("%s%s", i % 4 ? " " : "\n  ", ldr_type_name(i));
 	fputs("\n\n"
-	      "Exit status: 0 ok, 1 partial (a report was truncated or an\n"
-	      "input could not be read), 2 fatal error, 64 usage error.\n",
+	      "Exit status: 0 ok, 1 partial (a report was truncated, or an\n"
+	      "input could not be read or only in part), 2 fatal error,\n"
+	      "64 usage error.\n",
 	      stdout);
 }
 
@@ -146,11 +147,17 @@ static void show(struct ldr_report *r, void *data)
 }
 
 /* Returns 0, or -1 after saying why the input could not be read. */
+/*
+ * Returns 0, -1 when nothing of @path could be read, or 1 when reading
+ * failed after some of its reports were delivered (a line over 1 MiB):
+ * those were printed, so the input was read in part.
+ */
 static int parse_file(const char *path, unsigned int *next_id,
 		      struct report_opts *o)
 {
 	bool is_stdin = !strcmp(path, "-");
 	FILE *in = is_stdin ? stdin : fopen(path, "r");
+	unsigned int first_id = *next_id;
 	int ret;
 
 	if (!in)
@@ -158,6 +165,8 @@ static int parse_file(const char *path, unsigned int *next_id,
 	ret = klog_parse_stream(in, path, next_id, show, o);
 	if (!is_stdin)
 		fclose(in);
+	if (ret && *next_id != first_id)
+		return 1;
 	return ret;
 }
 
@@ -258,7 +267,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { .output = OUT_PLAIN, .type = -1 };
-	unsigned int next_id = 1, failed = 0;
+	unsigned int next_id = 1, failed = 0, read_in_part = 0;
 	bool json = false, list = false, all = false;
 	const char *db = NULL;
 	struct symbolise_opts so = { 0 };
@@ -266,7 +275,7 @@ int main(int argc, char **argv)
 	bool no_cache = false;
 	char *cache_dir;
 	int64_t boot = 0, show_id = 0;
-	int c, i;
+	int c, i, ret;
 
 	cli_init(argv[0], usage_line);
 	while ((c = getopt_long(argc, argv, "jplt:h", longopts, NULL)) != -1) {
@@ -360,9 +369,13 @@ int main(int argc, char **argv)
 		o.json = jsonw_new(stdout, o.pretty);
 		jsonw_start_array(o.json);
 	}
-	for (i = optind; i < argc; i++)
-		if (parse_file(argv[i], &next_id, &o))
+	for (i = optind; i < argc; i++) {
+		ret = parse_file(argv[i], &next_id, &o);
+		if (ret < 0)
 			failed++;
+		else if (ret)
+			read_in_part++;
+	}
 	if (o.sym) {	/* say what was left, as lockdep-symbolise does */
 		const struct symbolise_stats *st = symboliser_stats(o.sym);
 		struct strbuf sb = STRBUF_INIT;
@@ -380,5 +393,6 @@ int main(int argc, char **argv)
 	}
 	if (failed == (unsigned int)(argc - optind))
 		return cli_exit(EXIT_FATAL);
-	return cli_exit(failed || o.truncated ? EXIT_PARTIAL : EXIT_OK);
+	return cli_exit(failed || read_in_part || o.truncated ? EXIT_PARTIAL :
+			EXIT_OK);
 }

@@ -46,6 +46,19 @@ test_expect_success 'one missing input among good ones: exit 1, output kept' '
 	test "$(wc -l <out)" = 2
 '
 
+test_expect_success 'a line over 1 MiB after two reports: exit 1, both printed, line named' '
+	{ cat "$TRASH/two.log"; head -c 1100000 /dev/zero | tr "\\0" a; echo; } >long.log &&
+	n=$(($(wc -l <"$TRASH/two.log") + 1)) &&
+	rc=0 &&
+	{ "$BIN/lockdep-report" --list long.log >out 2>err || rc=$?; } &&
+	test "$rc" = 1 && test "$(wc -l <out)" = 2 &&
+	grep -q "long.log:$n: a line longer than 1048576 bytes" err &&
+	{ head -c 1100000 /dev/zero | tr "\\0" a; echo; } >only-long.log &&
+	rc=0 &&
+	{ "$BIN/lockdep-report" --list only-long.log >out 2>err || rc=$?; } &&
+	test "$rc" = 2 && test ! -s out
+'
+
 test_expect_success '--list: one line per report, ids in order' '
 	"$BIN/lockdep-report" --list "$TRASH/two.log" >out &&
 	cat >expect <<-\EOT &&
