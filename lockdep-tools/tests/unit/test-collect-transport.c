@@ -4,7 +4,8 @@
  * the real agent code serving a UNIX socket (reading this host's /proc),
  * and against scripted agents that misbehave: dying mid-file, cutting a
  * frame, sending oversized or inconsistent replies, skipping kernel log
- * records, answering late.
+ * records, answering late, claiming more workload output than 63 bits
+ * count.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -727,6 +728,60 @@ static void test_slow_endless_kmsg_dump(void **state)
 	assert_kmsg_cut(fx, "ETIME");
 }
 
+/*
+ * A workload still running at --run-timeout, whose OUTPUT_REPLY claims
+ * 2^64 - 1 bytes of output: more than the database counts.
+ */
+static void script_output_claims_2_64(struct proto_conn *c)
+{
+	static uint8_t reply[PROTO_OUTPUT_HEADER + PROTO_WORKLOAD_OUTPUT];
+	uint8_t seq[PROTO_STARTED_SIZE] = { 0 };
+	struct proto_frame f;
+
+	script_hello(c);
+	script_last_kmsg(c);
+	expect_request(c, PROTO_RUN);
+	send_frame(c, PROTO_STARTED, seq, sizeof(seq));
+	expect_request(c, PROTO_KMSG);		/* the follow */
+	expect_request(c, PROTO_KMSG);		/* its stop at the timeout */
+	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
+	child_check(!proto_conn_send_end(c, 0, PROTO_NO_DEADLINE));
+	expect_request(c, PROTO_OUTPUT);
+	proto_put_be64(reply, UINT64_MAX);
+	memset(reply + PROTO_OUTPUT_HEADER, 'o', PROTO_WORKLOAD_OUTPUT);
+	send_frame(c, PROTO_OUTPUT_REPLY, reply, sizeof(reply));
+	/* whatever the host asks next, until it goes */
+	while (proto_conn_recv(c, &f, proto_now_ms() + 10000) == 1)
+		;
+}
+
+static void test_output_claims_2_64(void **state)
+{
+	struct fixture *fx = *state;
+	struct collect_agent_opts o = {
+		.socket_path = fx->sock,
+		.timeout_s = 10,
+		.run_timeout_s = 1,
+	};
+	struct collect_sink *sink;
+
+	start_agent(fx, script_output_claims_2_64);
+	assert_int_equal(collect_summary_init(&fx->sum, NULL, 0), 0);
+	snprintf(fx->sum.workload.name, sizeof(fx->sum.workload.name), "w.sh");
+	sink = raw_sink_new(fx->raw);
+	assert_non_null(sink);
+	fx->ret = collect_from_agent(&o, &fx->sum, sink);
+	assert_int_equal(sink->ops->finish(sink, &fx->sum), 0);
+	sink->ops->free(sink);
+	assert_int_equal(agent_exit(fx), 0);
+	fx->exit_status = fx->ret ? fx->ret :
+			  collect_summary_exit_status(&fx->sum);
+	assert_int_equal(fx->exit_status, EXIT_PARTIAL);
+	assert_true(fx->sum.workload.output_total <= INT64_MAX);
+	assert_null(fx->sum.workload.output);
+	assert_manifest_has(fx, "workload running w.sh 0 - - - -");
+}
+
 static void test_no_socket(void **state)
 {
 	struct fixture *fx = *state;
@@ -755,6 +810,7 @@ int main(void)
 		T(test_endless_kmsg_dump),
 		T(test_slow_endless_kmsg_dump),
 		T(test_no_socket),
+		T(test_output_claims_2_64),
 	};
 #undef T
 
