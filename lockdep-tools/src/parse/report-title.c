@@ -33,7 +33,7 @@
  * completions, the allocator and the free paths, user copies, tracing
  * and fault injection. Some types pass over more (extra_innocent()).
  * Compiler suffixes (".cold", ".isra.0", ".part.0", ".constprop.0") are
- * dropped; syzbot_title also drops the syscall wrapper prefixes
+ * dropped and C++ and Rust symbols demangled; syzbot_title also drops the syscall wrapper prefixes
  * ("__do_sys_", "__x64_", ...) the way syzkaller does, one after the
  * other in the order of syscall_prefixes[].
  *
@@ -49,6 +49,7 @@
  * and machines, while subclasses are fixed in the source.
  */
 #include <fnmatch.h>
+#include <libiberty/demangle.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,10 +254,23 @@ static const char *const *extra_innocent(enum ldr_type type)
 	}
 }
 
-/* The function name without compiler suffixes; caller frees. */
+/*
+ * The function name without compiler suffixes, demangled if it is a C++
+ * or Rust symbol (libiberty, without parameters: syzkaller's form,
+ * "kbase::JobSlot::softStop"); caller frees.
+ */
 static char *base_name(const char *func)
 {
-	return xstrndup(func, strcspn(func, "."));
+	char *base = xstrndup(func, strcspn(func, "."));
+	char *plain;
+
+	if (base[0] != '_' || (base[1] != 'Z' && base[1] != 'R'))
+		return base;
+	plain = cplus_demangle(base, DMGL_AUTO);
+	if (!plain)
+		return base;
+	free(base);
+	return plain;
 }
 
 static bool matches_any(const char *base, const char *const *pat, size_t n)

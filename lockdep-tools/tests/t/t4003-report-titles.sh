@@ -74,6 +74,7 @@ rcu-syscall-prefix.log	suspicious RCU usage in __sys_bpf	WARNING: suspicious RCU
 invalid-wait-innocent.log	invalid wait context in nf_tables_commit	WARNING: locking bug in nf_tables_commit
 printk-flush-nmi.log	inconsistent lock state in watchdog_overflow_callback	inconsistent lock state in watchdog_overflow_callback
 iput-fill-super.log	trying to register non-static key in befs_fill_super	INFO: trying to register non-static key in befs_fill_super
+cxx-mangled.log	possible deadlock in kbase::JobSlot::softStop	possible deadlock in kbase::JobSlot::softStop
 EOT
 
 test_done
