@@ -75,6 +75,7 @@ invalid-wait-innocent.log	invalid wait context in nf_tables_commit	WARNING: lock
 printk-flush-nmi.log	inconsistent lock state in watchdog_overflow_callback	inconsistent lock state in watchdog_overflow_callback
 iput-fill-super.log	trying to register non-static key in befs_fill_super	INFO: trying to register non-static key in befs_fill_super
 cxx-mangled.log	possible deadlock in kbase::JobSlot::softStop	possible deadlock in kbase::JobSlot::softStop
+wq-flush-fragment.log	possible deadlock in flush_workqueue	possible deadlock in flush_workqueue
 EOT
 
 test_done
