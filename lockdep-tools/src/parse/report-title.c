@@ -83,6 +83,9 @@ static const char *const innocent[] = {
 	"__printk*", "vprintk*", "__warn*", "warn_slowpath*", "report_bug",
 	"handle_bug", "exc_invalid_op", "asm_exc_invalid_op", "do_error_trap",
 	"panic",
+	/* the trap of a WARN() (x86 before 5.8, arm64) */
+	"fixup_bug", "do_trap*", "do_invalid_op", "invalid_op", "bug_handler",
+	"brk_handler", "call_*break_hook", "do_debug_exception", "el1_dbg",
 	/* syscall entry stubs */
 	"entry_SYSCALL*", "entry_SYSENTER*", "entry_INT80*", "do_syscall_*",
 	"do_fast_syscall_*", "__do_fast_syscall_*", "do_int80_syscall_*",

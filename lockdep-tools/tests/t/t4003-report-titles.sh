@@ -76,6 +76,8 @@ printk-flush-nmi.log	inconsistent lock state in watchdog_overflow_callback	incon
 iput-fill-super.log	trying to register non-static key in befs_fill_super	INFO: trying to register non-static key in befs_fill_super
 cxx-mangled.log	possible deadlock in kbase::JobSlot::softStop	possible deadlock in kbase::JobSlot::softStop
 wq-flush-fragment.log	possible deadlock in flush_workqueue	possible deadlock in flush_workqueue
+panic-on-warn-cut.log	locking bug in snd_seq_ioctl_delete_port	WARNING: locking bug in snd_seq_ioctl_delete_port
+gpf-in-lockdep.log	invalid wait context in rfcomm_dlc_close	WARNING: locking bug in rfcomm_dlc_close
 EOT
 
 test_done
