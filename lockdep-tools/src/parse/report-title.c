@@ -109,6 +109,7 @@ static const char *const innocent[] = {
 	"stack_trace_save*", "debug_check_no_locks_*", "debug_show_all_locks",
 	"trace_hardirqs_*", "lock_map_acquire*", "lock_map_release",
 	"reacquire_held_locks", "assign_lock_key", "check_release_order",
+	"touch_wq_lockdep_map", "touch_work_lockdep_map",
 	/* lock primitives */
 	"_raw_spin_*", "__raw_spin_*", "raw_spin_*", "do_raw_spin_*",
 	"_raw_read_*", "__raw_read_*", "do_raw_read_*",
@@ -131,8 +132,7 @@ static const char *const innocent[] = {
 	"__might_fault", "might_fault", "__might_sleep", "___might_sleep",
 	"__might_resched", "fs_reclaim_*", "__fs_reclaim_*",
 	"class_*_constructor", "class_*_destructor", "console_lock",
-	"console_trylock", "console_unlock", "touch_wq_lockdep_map",
-	"touch_work_lockdep_map",
+	"console_trylock", "console_unlock",
 	/* timers and completions */
 	"del_timer*", "__del_timer*", "timer_delete*", "try_to_del_timer*",
 	"complete", "complete_all", "wait_for_completion*",
