@@ -21,11 +21,15 @@
  *   any    --"Possible ... scenario:"--> SCENARIO --"*** DEADLOCK ***"--> OTHER
  *   any    --"N locks held by X/123:" [klog_held_header]-->  HELD
  *   any    --"stack backtrace:", "CPU: N PID:", "Call Trace:"--> BACKTRACE
+ *   any    --panic_on_warn panic or fault before a backtrace frame
+ *            [klog_cut_report]--> cut --its "CPU:" line, same task-->
+ *            BACKTRACE (cut); another task's: [end_report]--> idle
  *   BACKTRACE --"</TASK>", end marker, banner, foreign line [end_report]--> idle
  *   any    --new header, oops line, too many unknown lines, EOF [end_report]--> idle
  *
  * end_report() decides truncation: a report is complete once its
- * backtrace printed a frame (and closed <TASK> if it opened one); a
+ * backtrace printed a frame (and closed <TASK> if it opened one) and no
+ * panic or fault cut it (its backtrace is then the panic's or fault's); a
  * held-locks dump once its closing banner came; a "lock held when
  * returning to user space" report once all its announced locks came.
  *
@@ -83,6 +87,8 @@ struct ctx {
 	size_t bt_frames;
 	bool task_open, task_closed, complete;
 	bool other_task;	/* inside another task's stack dump */
+	bool cut;		/* a panic or fault cut the report: its trace
+				 * is read as the backtrace */
 	unsigned int unknown_run;
 	unsigned long lineno;
 	char *banner;
@@ -127,6 +133,12 @@ bool klog_held_header(struct ctx *c, const char *t);
 /* klog-section.c */
 void klog_set_target(struct ctx *c, enum target t, int idx);
 void klog_new_stack(struct ctx *c, const char *label, int lock);
+/*
+ * A panic_on_warn panic or a fault (line t) cut the report before its
+ * backtrace printed a frame: the trace that follows, if the same task's,
+ * is read as the report's backtrace, the lines before it as the panic's.
+ */
+void klog_cut_report(struct ctx *c, const char *t);
 /* One line of an open report (raw: untrimmed text). */
 enum verdict klog_report_line(struct ctx *c, const char *raw);
 

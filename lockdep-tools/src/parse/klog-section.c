@@ -185,6 +185,15 @@ static void enter_backtrace(struct ctx *c)
 	klog_set_target(c, T_STACK, c->rep->backtrace);
 }
 
+void klog_cut_report(struct ctx *c, const char *t)
+{
+	struct ldr_report *r = c->rep;
+
+	c->cut = true;
+	if (r->nr_notes < MAX_NOTES)
+		report_add_note(r, t);
+}
+
 static int first_lock_with_role(const struct ldr_report *r, int role)
 {
 	size_t i;
@@ -377,7 +386,8 @@ static enum verdict unknown_line(struct ctx *c, const char *t)
 
 	if (++c->unknown_run > MAX_UNKNOWN_RUN)
 		return V_NOT_MINE;
-	if (!*t)
+	/* after a cut, the panic's or fault's words, not the report's */
+	if (!*t || c->cut)
 		return V_UNKNOWN;
 	if (!r->message)
 		r->message = xstrdup(t);
@@ -428,11 +438,32 @@ static bool other_task_line(struct ctx *c, const char *t)
 	return false;
 }
 
+/*
+ * After a cut, until its trace starts: the panic's or fault's own lines
+ * ("KASAN: null-ptr-deref ...", "PGD 0", "Mem abort info:"), kept in
+ * the raw text only. The trace is the report's if its "CPU:" line names
+ * the report's task.
+ */
+static enum verdict cut_line(struct ctx *c, const char *t)
+{
+	long pid = cpu_line_pid(t);
+
+	if (pid >= 0 && c->rep->pid >= 0 && pid != c->rep->pid)
+		return V_NOT_MINE;
+	if (pid >= 0 || starts(t, "Call Trace:") || starts(t, "Call trace:")) {
+		enter_backtrace(c);
+		return backtrace_line(c, t);
+	}
+	return unknown_line(c, t);
+}
+
 enum verdict klog_report_line(struct ctx *c, const char *raw)
 {
 	const char *t = skip_blanks(raw);
 	enum verdict v;
 
+	if (c->cut && c->sec != SEC_BACKTRACE)
+		return cut_line(c, t);
 	if (other_task_line(c, t))
 		return V_TAKEN;
 	if (c->sec == SEC_BACKTRACE) {

@@ -83,6 +83,7 @@ static void reset_state(struct ctx *c)
 	c->scenario_col = 0;
 	c->bt_frames = 0;
 	c->task_open = c->task_closed = c->complete = c->other_task = false;
+	c->cut = false;
 	c->unknown_run = 0;
 }
 
@@ -143,6 +144,32 @@ static bool foreign_line(const char *t)
 	return false;
 }
 
+/*
+ * A line that cuts the report before its backtrace with a trace of the
+ * same task at the same moment: the panic that panic_on_warn makes of a
+ * WARN() (4.x-5.x panic before printing the warning's own stack), or a
+ * fault in lockdep as it printed the report. Only where the log tells
+ * the task: a caller tag, or a pid to compare with the "CPU:" line.
+ */
+static bool cut_by_own_trace(const struct ctx *c, const char *t)
+{
+	static const char *const faults[] = {
+		"general protection fault", "BUG: kernel NULL pointer",
+		"BUG: unable to handle", "Unable to handle kernel ",
+	};
+	size_t i;
+
+	if (c->bt_frames || c->cut || (!c->caller[0] && c->rep->pid < 0))
+		return false;
+	if (starts(t, "Kernel panic - not syncing") &&
+	    strstr(t, "panic_on_warn set"))
+		return true;
+	for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		if (starts(t, faults[i]))
+			return true;
+	return false;
+}
+
 static void end_report(struct klog_parser *p, struct ctx *c)
 {
 	struct ldr_report *r = c->rep;
@@ -154,7 +181,7 @@ static void end_report(struct klog_parser *p, struct ctx *c)
 	if (r->type == LDR_LOCK_HELD_RETURNING_TO_USER &&
 	    c->held_announced > 0 && c->held_seen >= (size_t)c->held_announced)
 		complete = true;
-	r->truncated = !complete;
+	r->truncated = !complete || c->cut;
 	report_finish(r);
 	r->id = p->next_id++;
 	c->rep = NULL;
@@ -172,6 +199,8 @@ static void start_report(struct klog_parser *p, struct ctx *c,
 	reset_state(c);
 	r->old_format = h->old_format;
 	report_set(&r->header, t);
+	if (starts(t, "WARNING: CPU: "))
+		klog_cpu_line(r, t + 9);
 	if (c->banner)
 		report_add_raw(r, c->banner_lineno, c->banner);
 	drop_banner(c);
@@ -218,6 +247,8 @@ static void handle_line(const struct klog_line *line, void *data)
 	if (klog_parse_header(t, &h)) {
 		if (c && warning_of(c, t)) {
 			report_set(&c->rep->message, t);
+			if (starts(t, "WARNING: CPU: "))
+				klog_cpu_line(c->rep, t + 9);
 			report_add_raw(c->rep, line->lineno, line->text);
 			free(h.detail);
 			return;
@@ -263,7 +294,15 @@ static void handle_line(const struct klog_line *line, void *data)
 		drop_banner(c);
 	}
 	if (foreign_line(t)) {
-		end_report(p, c);
+		/* "Oops: ..." after "BUG: unable to handle ...": one fault */
+		if (c->cut && c->sec != SEC_BACKTRACE) {
+			report_add_raw(c->rep, line->lineno, line->text);
+		} else if (cut_by_own_trace(c, t)) {
+			klog_cut_report(c, t);
+			report_add_raw(c->rep, line->lineno, line->text);
+		} else {
+			end_report(p, c);
+		}
 		goto out;
 	}
 	c->lineno = line->lineno;

@@ -29,13 +29,15 @@
  * the frame after it ("[inline]": syzbot names the real function, which
  * that next frame is), a bare address, or innocent[]: stack dumping of
  * every architecture, syscall entry stubs, lockdep and the lock
- * primitives, workqueue machinery that takes pseudo-locks, timers and
- * completions, the allocator and the free paths, user copies, tracing
- * and fault injection. Some types pass over more (extra_innocent()).
+ * primitives, timers and completions, the allocator and the free paths,
+ * user copies, tracing and fault injection; workqueue machinery that
+ * takes pseudo-locks too, unless no place names another function. Some
+ * types pass over more (extra_innocent()).
  * Compiler suffixes (".cold", ".isra.0", ".part.0", ".constprop.0") are
- * dropped; syzbot_title also drops the syscall wrapper prefixes
- * ("__do_sys_", "__x64_", ...) the way syzkaller does, one after the
- * other in the order of syscall_prefixes[].
+ * dropped and C++ and Rust symbols demangled; syzbot_title also drops
+ * the syscall wrapper prefixes ("__do_sys_", "__x64_", ...) the way
+ * syzkaller does, one after the other in the order of
+ * syscall_prefixes[].
  *
  * Dedup key: 16 hex digits of the 64-bit FNV-1a hash of
  *   "<type>\n<lock>\n<lock>...\n<title>"
@@ -49,6 +51,7 @@
  * and machines, while subclasses are fixed in the source.
  */
 #include <fnmatch.h>
+#include <libiberty/demangle.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,14 +60,32 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* Frames that are never the culprit (glob patterns on the base name). */
+/*
+ * Frames that are never the culprit (glob patterns on the base name).
+ *
+ * syzkaller's skip list (pkg/report/linux.go) is followed where it names
+ * the culprit better: every printk frame, the printk_safe flush included
+ * (it prints on behalf of the function that panicked), and iput(), which
+ * takes i_lock for whichever function dropped the last reference (a
+ * filesystem's fill_super unwinding). Ours deliberately differs in two
+ * ways. The patterns are globs on the whole name, not substrings, so a
+ * function that merely contains "alloc_page" or "string" in its name
+ * (btrfs_alloc_page_array) can still be the culprit. And one list serves
+ * every report type, where syzkaller takes the "at:" function as printed
+ * for recursive locking, irq inversion and held lock freed reports, lock
+ * primitives included: ours names the code that called the primitive.
+ */
 static const char *const innocent[] = {
 	/* stack dumping and report printing, every architecture */
 	"dump_stack*", "__dump_stack", "show_stack", "show_trace*",
 	"dump_trace", "dump_backtrace*", "unwind_backtrace", "c_backtrace",
 	"walk_stackframe", "arch_stack_walk", "print_*", "printk*", "_printk",
-	"vprintk*", "__warn*", "warn_slowpath*", "report_bug", "handle_bug",
-	"exc_invalid_op", "asm_exc_invalid_op", "do_error_trap", "panic",
+	"__printk*", "vprintk*", "__warn*", "warn_slowpath*", "report_bug",
+	"handle_bug", "exc_invalid_op", "asm_exc_invalid_op", "do_error_trap",
+	"panic",
+	/* the trap of a WARN() (x86 before 5.8, arm64) */
+	"fixup_bug", "do_trap*", "do_invalid_op", "invalid_op", "bug_handler",
+	"brk_handler", "call_*break_hook", "do_debug_exception", "el1_dbg",
 	/* syscall entry stubs */
 	"entry_SYSCALL*", "entry_SYSENTER*", "entry_INT80*", "do_syscall_*",
 	"do_fast_syscall_*", "__do_fast_syscall_*", "do_int80_syscall_*",
@@ -88,6 +109,7 @@ static const char *const innocent[] = {
 	"stack_trace_save*", "debug_check_no_locks_*", "debug_show_all_locks",
 	"trace_hardirqs_*", "lock_map_acquire*", "lock_map_release",
 	"reacquire_held_locks", "assign_lock_key", "check_release_order",
+	"touch_wq_lockdep_map", "touch_work_lockdep_map",
 	/* lock primitives */
 	"_raw_spin_*", "__raw_spin_*", "raw_spin_*", "do_raw_spin_*",
 	"_raw_read_*", "__raw_read_*", "do_raw_read_*",
@@ -111,11 +133,6 @@ static const char *const innocent[] = {
 	"__might_resched", "fs_reclaim_*", "__fs_reclaim_*",
 	"class_*_constructor", "class_*_destructor", "console_lock",
 	"console_trylock", "console_unlock",
-	/* workqueue machinery that takes pseudo-locks */
-	"touch_wq_lockdep_map", "touch_work_lockdep_map", "flush_workqueue",
-	"__flush_workqueue", "drain_workqueue", "destroy_workqueue",
-	"process_one_work", "flush_work", "__flush_work", "start_flush_work",
-	"__cancel_work*", "cancel_work_sync", "cancel_delayed_work_sync",
 	/* timers and completions */
 	"del_timer*", "__del_timer*", "timer_delete*", "try_to_del_timer*",
 	"complete", "complete_all", "wait_for_completion*",
@@ -128,11 +145,26 @@ static const char *const innocent[] = {
 	"kfree", "kfree_*", "kvfree", "vfree*", "kmem_cache_free*",
 	"__kmem_cache_free", "slab_free*", "__slab_free", "free_pages*",
 	"__free_pages*", "debug_check_no_obj_freed",
+	/* the last reference to an inode: the caller let go of it */
+	"iput", "iput_final",
 	/* user copies, tracing, fault injection */
 	"_copy_to_user", "_copy_from_user", "copy_to_user*",
 	"copy_from_user*", "__copy_to_user*", "__copy_from_user*",
 	"raw_copy_*", "perf_trace_*", "trace_event_raw_event_*",
 	"should_fail*", "__should_fail*", "fail_dump",
+};
+
+/*
+ * Workqueue machinery that takes pseudo-locks ("(wq_completion)x"): the
+ * culprit is its caller, but when no frame of the report names another
+ * function (a fragment that stops at a flush's "at:"), the flush is a
+ * better name than none, and the one syzkaller gives it.
+ */
+static const char *const pseudo_lock_takers[] = {
+	"flush_workqueue", "__flush_workqueue", "drain_workqueue",
+	"destroy_workqueue", "process_one_work", "flush_work",
+	"__flush_work", "start_flush_work", "__cancel_work*",
+	"cancel_work_sync", "cancel_delayed_work_sync",
 };
 
 /* Where to look for the culprit; see sources_of(). */
@@ -236,10 +268,23 @@ static const char *const *extra_innocent(enum ldr_type type)
 	}
 }
 
-/* The function name without compiler suffixes; caller frees. */
+/*
+ * The function name without compiler suffixes, demangled if it is a C++
+ * or Rust symbol (libiberty, without parameters: syzkaller's form,
+ * "kbase::JobSlot::softStop"); caller frees.
+ */
 static char *base_name(const char *func)
 {
-	return xstrndup(func, strcspn(func, "."));
+	char *base = xstrndup(func, strcspn(func, "."));
+	char *plain;
+
+	if (base[0] != '_' || (base[1] != 'Z' && base[1] != 'R'))
+		return base;
+	plain = cplus_demangle(base, DMGL_AUTO);
+	if (!plain)
+		return base;
+	free(base);
+	return plain;
 }
 
 static bool matches_any(const char *base, const char *const *pat, size_t n)
@@ -252,12 +297,22 @@ static bool matches_any(const char *base, const char *const *pat, size_t n)
 	return false;
 }
 
-static bool is_innocent(const char *func, const char *const *extra)
+/* What one pass over a report's frames passes over besides innocent[]. */
+struct skip {
+	const char *const *extra;	/* the type's own, or NULL */
+	bool takers;			/* pseudo_lock_takers[] */
+};
+
+static bool is_innocent(const char *func, const struct skip *skip)
 {
 	char *base = base_name(func);
 	bool res = matches_any(base, innocent,
 			       sizeof(innocent) / sizeof(innocent[0])) ||
-		   matches_any(base, extra, 0);
+		   matches_any(base, skip->extra, 0) ||
+		   (skip->takers &&
+		    matches_any(base, pseudo_lock_takers,
+				sizeof(pseudo_lock_takers) /
+				sizeof(pseudo_lock_takers[0])));
 
 	free(base);
 	return res;
@@ -265,38 +320,39 @@ static bool is_innocent(const char *func, const char *const *extra)
 
 const struct ldr_frame *report_pick_frame(const struct ldr_frames *f)
 {
+	static const struct skip skip = { .takers = true };
 	size_t i;
 
 	for (i = 0; i < f->nr; i++)
 		if (f->v[i].func && !f->v[i].unreliable &&
-		    !is_innocent(f->v[i].func, NULL))
+		    !is_innocent(f->v[i].func, &skip))
 			return &f->v[i];
 	return NULL;
 }
 
 /* The first frame that can be the culprit; inlined ones never are. */
 static const struct ldr_frame *culprit(const struct ldr_frames *f,
-				       const char *const *extra)
+				       const struct skip *skip)
 {
 	size_t i;
 
 	for (i = 0; i < f->nr; i++)
 		if (f->v[i].func && !f->v[i].unreliable && !f->v[i].inlined &&
-		    !is_innocent(f->v[i].func, extra))
+		    !is_innocent(f->v[i].func, skip))
 			return &f->v[i];
 	return NULL;
 }
 
 static const struct ldr_frame *at_of_role(const struct ldr_report *r,
 					  enum ldr_role role,
-					  const char *const *extra)
+					  const struct skip *skip)
 {
 	const struct ldr_frame *f;
 	size_t i;
 
 	for (i = 0; i < r->nr_locks; i++)
 		if (r->locks[i].role == role &&
-		    (f = culprit(&r->locks[i].at, extra)))
+		    (f = culprit(&r->locks[i].at, skip)))
 			return f;
 	return NULL;
 }
@@ -310,45 +366,45 @@ static bool ends_with(const char *s, const char *suffix)
 
 static const struct ldr_frame *from_source(const struct ldr_report *r,
 					   enum source src,
-					   const char *const *extra)
+					   const struct skip *skip)
 {
 	const struct ldr_frame *f = NULL;
 	size_t i;
 
 	switch (src) {
 	case SRC_AT_ACQUIRING:
-		return at_of_role(r, LDR_ROLE_ACQUIRING, extra);
+		return at_of_role(r, LDR_ROLE_ACQUIRING, skip);
 	case SRC_AT_HOLDING:
-		return at_of_role(r, LDR_ROLE_HOLDING, extra);
+		return at_of_role(r, LDR_ROLE_HOLDING, skip);
 	case SRC_AT_RELEASING:
-		return at_of_role(r, LDR_ROLE_RELEASING, extra);
+		return at_of_role(r, LDR_ROLE_RELEASING, skip);
 	case SRC_AT_CONTENDING:
-		return at_of_role(r, LDR_ROLE_CONTENDING, extra);
+		return at_of_role(r, LDR_ROLE_CONTENDING, skip);
 	case SRC_AT_FREED:
-		return at_of_role(r, LDR_ROLE_FREED, extra);
+		return at_of_role(r, LDR_ROLE_FREED, skip);
 	case SRC_AT_HELD:
 		for (i = 0; i < r->nr_locks; i++)
 			if (r->locks[i].role == LDR_ROLE_HELD)
-				return culprit(&r->locks[i].at, extra);
+				return culprit(&r->locks[i].at, skip);
 		return NULL;
 	case SRC_CHAIN:
 		for (i = 0; i < r->nr_chain && !f; i++)
 			if (r->chain[i].stack >= 0)
 				f = culprit(&r->stacks[r->chain[i].stack].frames,
-					    extra);
+					    skip);
 		return f;
 	case SRC_IRQ_SAFE_STACK:
 		for (i = 0; i < r->nr_stacks; i++)
 			if (ends_with(r->stacks[i].label, "-irq-safe"))
-				return culprit(&r->stacks[i].frames, extra);
+				return culprit(&r->stacks[i].frames, skip);
 		return NULL;
 	case SRC_BACKTRACE:
 		return r->backtrace >= 0 ?
-		       culprit(&r->stacks[r->backtrace].frames, extra) : NULL;
+		       culprit(&r->stacks[r->backtrace].frames, skip) : NULL;
 	case SRC_AT_ANY:
 		for (i = 0; i < sizeof(main_roles) / sizeof(main_roles[0]) &&
 			    !f; i++)
-			f = at_of_role(r, main_roles[i], extra);
+			f = at_of_role(r, main_roles[i], skip);
 		return f;
 	case SRC_END:
 		break;
@@ -358,14 +414,18 @@ static const struct ldr_frame *from_source(const struct ldr_report *r,
 
 const struct ldr_frame *report_guilty_frame(const struct ldr_report *r)
 {
-	const char *const *extra = extra_innocent(r->type);
+	struct skip skip = { extra_innocent(r->type), true };
 	enum source src[MAX_SOURCES];
 	const struct ldr_frame *f = NULL;
 	size_t i;
 
 	sources_of(r, src);
 	for (i = 0; i < MAX_SOURCES && src[i] != SRC_END && !f; i++)
-		f = from_source(r, src[i], extra);
+		f = from_source(r, src[i], &skip);
+	/* nothing else named: a pseudo-lock taker is better than none */
+	skip.takers = false;
+	for (i = 0; i < MAX_SOURCES && src[i] != SRC_END && !f; i++)
+		f = from_source(r, src[i], &skip);
 	return f;
 }
 

@@ -72,6 +72,12 @@ held-freed-no-at.log	held lock freed in tipc_release	WARNING: held lock freed in
 arm64-inconsistent.log	inconsistent lock state in hci_conn_timeout	inconsistent lock state in hci_conn_timeout
 rcu-syscall-prefix.log	suspicious RCU usage in __sys_bpf	WARNING: suspicious RCU usage in bpf
 invalid-wait-innocent.log	invalid wait context in nf_tables_commit	WARNING: locking bug in nf_tables_commit
+printk-flush-nmi.log	inconsistent lock state in watchdog_overflow_callback	inconsistent lock state in watchdog_overflow_callback
+iput-fill-super.log	trying to register non-static key in befs_fill_super	INFO: trying to register non-static key in befs_fill_super
+cxx-mangled.log	possible deadlock in kbase::JobSlot::softStop	possible deadlock in kbase::JobSlot::softStop
+wq-flush-fragment.log	possible deadlock in flush_workqueue	possible deadlock in flush_workqueue
+panic-on-warn-cut.log	locking bug in snd_seq_ioctl_delete_port	WARNING: locking bug in snd_seq_ioctl_delete_port
+gpf-in-lockdep.log	invalid wait context in rfcomm_dlc_close	WARNING: locking bug in rfcomm_dlc_close
 EOT
 
 test_done

@@ -222,6 +222,52 @@ static void test_truncated(void **state)
 	release(&g);
 }
 
+#define CUT_BY_FAULT(pid)						\
+	"WARNING: possible recursive locking detected\n"		\
+	"a/1 is trying to acquire lock:\n"				\
+	"general protection fault, probably for non-canonical address\n" \
+	"KASAN: null-ptr-deref in range [0x28-0x2f]\n"			\
+	"CPU: 0 PID: " pid " Comm: a Not tainted 6.1.0 #1\n"		\
+	"RIP: 0010:__lock_acquire+0x17d4/0x5f30\n"			\
+	"Call Trace:\n"							\
+	" lock_acquire+0x1e3/0x520\n"					\
+	" a_close+0x1c5/0x3b0\n"
+
+/* A fault of the same task lends the report its trace; another's not. */
+static void test_cut_by_fault(void **state)
+{
+	const struct ldr_report *r;
+	struct got g;
+
+	(void)state;
+	parse(&g, CUT_BY_FAULT("1"));
+	assert_int_equal(g.n, 1);
+	r = g.r[0];
+	assert_true(r->truncated);
+	assert_null(r->message);
+	assert_int_equal(r->nr_notes, 1);
+	assert_true(r->backtrace >= 0);
+	assert_int_equal(r->stacks[r->backtrace].frames.nr, 2);
+	assert_string_equal(r->title, "possible deadlock in a_close");
+	release(&g);
+
+	parse(&g, CUT_BY_FAULT("2"));
+	assert_int_equal(g.n, 1);
+	assert_true(g.r[0]->truncated);
+	assert_int_equal(g.r[0]->backtrace, -1);
+	assert_string_equal(g.r[0]->title, "possible deadlock");
+	release(&g);
+
+	/* untagged, and no pid to compare: the report ends at the fault */
+	parse(&g, "WARNING: possible recursive locking detected\n"
+		  "general protection fault\n"
+		  "CPU: 0 PID: 1 Comm: a Not tainted 6.1.0 #1\n"
+		  "Call Trace:\n a_close+0x1c5/0x3b0\n");
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.r[0]->backtrace, -1);
+	release(&g);
+}
+
 static void test_garbage(void **state)
 {
 	char buf[4096];
@@ -300,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_unlock_order_title),
 		cmocka_unit_test(test_caller_deinterleave),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_cut_by_fault),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_dedup_key),
 		cmocka_unit_test(test_held_dump_and_limit),
