@@ -106,6 +106,7 @@ int graph_add_boot(struct graph *g, int64_t id, const char *label)
 	g->boots[g->nr_boots].id = id;
 	g->boots[g->nr_boots].label = label ? xstrdup(label) : NULL;
 	g->boots[g->nr_boots].no_export = false;
+	g->boots[g->nr_boots].nr_ambiguous = 0;
 	return (int)g->nr_boots++;
 }
 

@@ -55,6 +55,8 @@ struct graph_boot {
 	char *label;		/* or NULL */
 	/* /proc/lockdep_graph missing: the graph is /proc/lockdep's alone */
 	bool no_export;
+	/* classes of an identity shared within a boot: nodes of their own */
+	size_t nr_ambiguous;
 };
 
 /*
