@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 test_description='distinct classes that share a name stay distinct across boots
 
-The shape of a 6.12 btrfs workload boot (tests/fixtures/6.12-names, in
+The shape of a 6.12 btrfs workload boot (tests/fixtures/names-6.12, in
 the /proc/lockdep and /proc/lockdep_graph form of our kernel series):
 three &p->lock and two &of->mutex classes of distinct keys, with no key
 symbol (no --vmlinux) to tell them apart. Merged by name, the btrfs
@@ -13,7 +13,7 @@ two &of->mutex classes registered in the other order: matched by their
 printed names ("#2"), the two boots made a cycle across boots.'
 . "$(dirname "$0")/lib.sh"
 
-FIX=$TOP/lockdep-tools/tests/fixtures/6.12-names
+FIX=$TOP/lockdep-tools/tests/fixtures/names-6.12
 DB=$TRASH/db
 
 # names_raw BOOT: a raw directory of fixture BOOT, as collected
