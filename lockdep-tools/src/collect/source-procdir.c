@@ -109,7 +109,7 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 {
 	char disk[4096], guest[64];
 	struct file_item *it;
-	bool complete = true;
+	bool complete = true, found_extra = false;
 	int found = 0, ret;
 	size_t i;
 
@@ -130,11 +130,10 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 		ret = source_push_file(sink, it, disk, ITEM_COMPLETE, 0);
 		if (ret < 0)
 			return -1;
-		if (i < 3)
+		if (i < 3) {
+			found_extra |= !ret;
 			continue;
-		/* lock_stat is not offered without CONFIG_LOCK_STAT */
-		if (ret && it->required)
-			complete = false;
+		}
 		if (ret)
 			continue;
 		/* a copy that trusted /proc's st_size of 0 (tar, rsync) */
@@ -146,7 +145,18 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 			found++;
 		}
 	}
-	if (!found)
+	/*
+	 * lock_stat is not offered without CONFIG_LOCK_STAT, none of them
+	 * without lockdep, which leaves the version
+	 */
+	for (i = 3; i < sizeof(procdir_files) / sizeof(*procdir_files); i++) {
+		snprintf(guest, sizeof(guest), "/proc/%s", procdir_files[i]);
+		it = find_item(sum, guest);
+		if (it->status == ITEM_MISSING &&
+		    it->required && !collect_summary_no_lockdep(sum))
+			complete = false;
+	}
+	if (!found && !(sum->no_lockdep && found_extra))
 		return error("'%s' holds none of lockdep, lockdep_stats, lockdep_chains, lock_stat (or only empty ones)",
 			     dir);
 	/*

@@ -100,11 +100,12 @@ static void plain_flaky(unsigned int in, size_t of, FILE *out)
 }
 
 /* "A has no /proc/lockdep_graph: ..." (graph.h) */
-static void plain_no_export(int side, FILE *out)
+static void plain_no_export(const struct diff *d, int side, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	graph_missing_line(&sb, side_names[side], false);
+	graph_missing_line(&sb, side_names[side], false,
+			   d->boot[side].no_lockdep);
 	fprintf(out, "%s\n", sb.buf);
 	strbuf_release(&sb);
 }
@@ -133,7 +134,7 @@ static void plain_boots(const struct diff *d, FILE *out)
 			fprintf(out, ": %s\n", status);
 		}
 		if (b->no_export)
-			plain_no_export(s, out);
+			plain_no_export(d, s, out);
 		if (s == DIFF_A && d->nr_base > 1)
 			plain_baseline(d, out);
 	}
@@ -517,6 +518,7 @@ static void json_boot(const struct diff *d, int side, struct json_writer *w)
 		jsonw_null(w);
 	}
 	jsonw_bool_field(w, "graph_export", !b->no_export);
+	jsonw_bool_field(w, "lockdep", !b->no_lockdep);
 	jsonw_name(w, "missing");
 	jsonw_start_array(w);
 	for (i = 0; b->no_export && i < GRAPH_NR_MISSING; i++)

@@ -190,10 +190,13 @@ static int on_dep(const struct store_graph_dep *dep, void *data)
 	return 0;
 }
 
-static int no_export(int64_t boot_id, void *data)
+static int no_export(int64_t boot_id, bool no_lockdep, void *data)
 {
+	struct diff_boot *b = data;
+
 	(void)boot_id;
-	*(bool *)data = true;
+	b->no_export = true;
+	b->nr_no_lockdep += no_lockdep;
 	return 0;
 }
 
@@ -203,9 +206,11 @@ static int find_no_export(struct diff *d)
 	struct diff_boot *a = &d->boot[DIFF_A], *b = &d->boot[DIFF_B];
 
 	if (store_graph_no_exports(a->st, d->base_ids, d->nr_base, no_export,
-				   &a->no_export) ||
-	    store_graph_no_exports(b->st, &b->id, 1, no_export, &b->no_export))
+				   a) ||
+	    store_graph_no_exports(b->st, &b->id, 1, no_export, b))
 		return -1;
+	a->no_lockdep = a->nr_no_lockdep == d->nr_base;
+	b->no_lockdep = b->nr_no_lockdep == 1;
 	d->distance1_only = a->no_export || b->no_export;
 	return 0;
 }

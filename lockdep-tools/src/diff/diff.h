@@ -64,6 +64,9 @@ struct diff_boot {
 	 * dependencies are /proc/lockdep's, at distance 1 only
 	 */
 	bool no_export;
+	/* /proc/lockdep missing too (for A: in every baseline boot) */
+	bool no_lockdep;
+	size_t nr_no_lockdep;	/* while loading: boots without */
 	/* at distance > 1, left out because a side has no export */
 	size_t left_out_deps;
 };

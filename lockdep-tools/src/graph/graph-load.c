@@ -103,13 +103,15 @@ static int add_dep(const struct store_graph_dep *d, void *data)
 	return 0;
 }
 
-static int no_export(int64_t boot_id, void *data)
+static int no_export(int64_t boot_id, bool no_lockdep, void *data)
 {
 	struct loader *l = data;
 	int b = boot_index(l, boot_id);
 
-	if (b >= 0)
+	if (b >= 0) {
 		l->g->boots[b].no_export = true;
+		l->g->boots[b].no_lockdep = no_lockdep;
+	}
 	return 0;
 }
 

@@ -326,6 +326,7 @@ static void json_head(struct json_writer *w, const struct graph_opts *o,
 		else
 			jsonw_null(w);
 		jsonw_bool_field(w, "graph_export", !g->boots[b].no_export);
+		jsonw_bool_field(w, "lockdep", !g->boots[b].no_lockdep);
 		jsonw_uint_field(w, "ambiguous_classes", g->boots[b].nr_ambiguous);
 		jsonw_name(w, "missing");
 		jsonw_start_array(w);
@@ -434,7 +435,8 @@ static void missing_lines(struct strbuf *sb, const struct graph *g, bool wrap)
 		if (sb->len)
 			strbuf_addch(sb, '\n');
 		graph_missing_line(sb, graph_boot_str(g, (int)b, buf,
-						      sizeof(buf)), wrap);
+						      sizeof(buf)), wrap,
+				   g->boots[b].no_lockdep);
 	}
 	for (b = 0; b < g->nr_boots; b++) {
 		if (!g->boots[b].nr_ambiguous)
