@@ -434,6 +434,8 @@ int main(int argc, char **argv)
 		return EXIT_FATAL;
 	}
 	ret = run_source(&a, src, &sum, sink, &names);
+	if (ret != EXIT_FATAL)
+		collect_summary_no_lockdep(&sum);
 	/* what the kernel printed that the agent never sent */
 	if (ret != EXIT_FATAL && db && a.agent.console &&
 	    db_sink_console(db, a.agent.console))
@@ -466,6 +468,9 @@ int main(int argc, char **argv)
 			reports == 1 ? "" : "s", truncated);
 		printf("%" PRId64 "\n", db_sink_boot_id(db));
 	}
+	if (ret != EXIT_FATAL && sum.no_lockdep)
+		fputs("lockdep-collect: this kernel has no lockdep (no /proc/lockdep: CONFIG_PROVE_LOCKING is off): kernel log, reports of other kinds and the workload are stored\n",
+		      stderr);
 	if (ret != EXIT_FATAL && collect_summary_not_offered(&sum, what,
 							     sizeof(what)))
 		fprintf(stderr, "lockdep-collect: this kernel does not offer: %s\n",

@@ -76,6 +76,7 @@ static int fetch_files(struct agent_client *cl, struct collect_summary *sum,
 	for (i = 0; !ret && i < sum->nfiles; i++) {
 		if (i < proto_allowlist_len && !offered[i]) {
 			sum->files[i].err = ITEM_UNLISTED;
+			collect_summary_no_lockdep(sum);
 			if (sum->files[i].required)
 				collect_progress(t0, "%s: missing (not offered by the agent)",
 						 sum->files[i].path);
@@ -83,6 +84,9 @@ static int fetch_files(struct agent_client *cl, struct collect_summary *sum,
 		}
 		cl->agent_msg[0] = '\0';
 		ret = agent_client_read(cl, &sum->files[i], sink);
+		/* /proc/lockdep comes first: the rest is then optional */
+		if (!ret)
+			collect_summary_no_lockdep(sum);
 		/* one line for all the module files that arrived */
 		if (i >= proto_allowlist_len && !ret &&
 		    sum->files[i].status == ITEM_COMPLETE) {

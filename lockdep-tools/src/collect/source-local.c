@@ -74,10 +74,6 @@ int source_local(struct collect_summary *sum, struct collect_sink *sink)
 		it = &sum->files[i];
 		if (source_push_file(sink, it, it->path, ITEM_COMPLETE, 0) < 0)
 			return -1;
-		if (!strcmp(it->path, "/proc/lockdep") &&
-		    it->status == ITEM_MISSING)
-			warning("this kernel has no '/proc/lockdep' (%s): it was built without CONFIG_LOCKDEP; only the kernel log is stored",
-				strerror(it->err));
 	}
 	return local_kmsg(sum, sink);
 }

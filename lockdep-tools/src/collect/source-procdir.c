@@ -111,6 +111,7 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 	struct strbuf lacking = STRBUF_INIT;	/* the files missing or empty */
 	char disk[4096], guest[64];
 	struct file_item *it;
+	bool found_extra = false;
 	int found = 0, ret;
 	size_t i;
 
@@ -131,12 +132,10 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 		ret = source_push_file(sink, it, disk, ITEM_COMPLETE, 0);
 		if (ret < 0)
 			goto fail;
-		if (i < 3)
+		if (i < 3) {
+			found_extra |= !ret;
 			continue;
-		/* lock_stat is not offered without CONFIG_LOCK_STAT */
-		if (ret && it->required)
-			strbuf_addf(&lacking, "%s'%s' is missing",
-				    lacking.len ? ", " : "", disk);
+		}
 		if (ret)
 			continue;
 		/* a copy that trusted /proc's st_size of 0 (tar, rsync) */
@@ -149,7 +148,20 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 			found++;
 		}
 	}
-	if (!found) {
+	/*
+	 * lock_stat is not offered without CONFIG_LOCK_STAT, none of them
+	 * without lockdep, which leaves the version
+	 */
+	for (i = 3; i < sizeof(procdir_files) / sizeof(*procdir_files); i++) {
+		snprintf(guest, sizeof(guest), "/proc/%s", procdir_files[i]);
+		it = find_item(sum, guest);
+		if (it->status == ITEM_MISSING &&
+		    it->required && !collect_summary_no_lockdep(sum))
+			strbuf_addf(&lacking, "%s'%s/%s' is missing",
+				    lacking.len ? ", " : "", dir,
+				    procdir_files[i]);
+	}
+	if (!found && !(sum->no_lockdep && found_extra)) {
 		error("'%s' holds none of lockdep, lockdep_stats, lockdep_chains, lock_stat (or only empty ones)",
 		      dir);
 		goto fail;

@@ -201,6 +201,49 @@ bool file_item_not_offered(const struct file_item *it)
 	       (it->err == ENOENT || it->err == ITEM_UNLISTED);
 }
 
+/* The files of lockdep (CONFIG_LOCKDEP), /proc/lockdep first. */
+static const char *const lockdep_files[] = {
+	"/proc/lockdep", "/proc/lockdep_stats", "/proc/lockdep_chains",
+	"/proc/lock_stat",
+};
+#define NR_REQUIRED_LOCKDEP_FILES	3
+
+static int lockdep_file(const char *path)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(lockdep_files) / sizeof(*lockdep_files); k++)
+		if (!strcmp(path, lockdep_files[k]))
+			return (int)k;
+	return -1;
+}
+
+bool collect_summary_no_lockdep(struct collect_summary *sum)
+{
+	const struct file_item *f;
+	bool none = true;
+	size_t i;
+	int k;
+
+	/* no /proc/lockdep for want of it, and nothing else of lockdep */
+	for (i = 0; i < proto_allowlist_len; i++) {
+		f = &sum->files[i];
+		k = lockdep_file(f->path);
+		if (k == 0 && (f->status != ITEM_MISSING ||
+			       (f->err != ENOENT && f->err != ITEM_UNLISTED)))
+			none = false;
+		if (k > 0 && f->status != ITEM_MISSING)
+			none = false;
+	}
+	sum->no_lockdep = none;
+	for (i = 0; i < proto_allowlist_len; i++) {
+		k = lockdep_file(sum->files[i].path);
+		if (k >= 0 && k < NR_REQUIRED_LOCKDEP_FILES)
+			sum->files[i].required = !none;
+	}
+	return none;
+}
+
 /* ", PREFIXNAMESUFFIX" (no comma first) at @what + *@len, cut to @size */
 static void add_item(char *what, size_t size, size_t *len, const char *prefix,
 		     const char *name, const char *suffix)

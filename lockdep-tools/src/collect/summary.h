@@ -120,6 +120,8 @@ struct collect_summary {
 	 * panicked, it went away during a follow), or "".
 	 */
 	char end_reason[COLLECT_WHY_MAX];
+	/* no /proc/lockdep: see collect_summary_no_lockdep() */
+	bool no_lockdep;
 };
 
 /* One MISSING entry per allow-listed file, one per trigger name. */
@@ -159,6 +161,18 @@ int collect_summary_exit_status(const struct collect_summary *sum);
  */
 bool collect_summary_not_offered(const struct collect_summary *sum,
 				 char *what, size_t size);
+
+/*
+ * A kernel without lockdep (CONFIG_PROVE_LOCKING and CONFIG_LOCKDEP
+ * off) has no /proc/lockdep, lockdep_stats or lockdep_chains: when
+ * /proc/lockdep is missing for that reason (ENOENT, or not listed) and
+ * no other lockdep file arrived, even in part, those files are what the
+ * kernel does not offer rather than required ones missing, and
+ * no_lockdep is set; otherwise they are required again. Returns
+ * no_lockdep. Call it as files arrive (a later lockdep file undoes an
+ * early verdict) and once they all have.
+ */
+bool collect_summary_no_lockdep(struct collect_summary *sum);
 
 /* @it is an optional file the kernel does not have (see above). */
 bool file_item_not_offered(const struct file_item *it);

@@ -100,11 +100,12 @@ static void plain_flaky(unsigned int in, size_t of, FILE *out)
 }
 
 /* "A has no /proc/lockdep_graph: ..." (graph.h) */
-static void plain_no_export(int side, FILE *out)
+static void plain_no_export(const struct diff *d, int side, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	graph_missing_line(&sb, side_names[side], false);
+	graph_missing_line(&sb, side_names[side], false,
+			   d->boot[side].no_lockdep);
 	fprintf(out, "%s\n", sb.buf);
 	strbuf_release(&sb);
 }
@@ -133,7 +134,7 @@ static void plain_boots(const struct diff *d, FILE *out)
 			fprintf(out, ": %s\n", status);
 		}
 		if (b->no_export)
-			plain_no_export(s, out);
+			plain_no_export(d, s, out);
 		if (s == DIFF_A && d->nr_base > 1)
 			plain_baseline(d, out);
 	}
@@ -144,22 +145,34 @@ static void plain_classes(const struct diff *d, FILE *out)
 	const struct diff_node *n;
 	size_t i;
 
-	fprintf(out, "\nclasses: %zu added, %zu removed, %zu with another count\n",
-		d->classes_added, d->classes_removed, d->classes_changed);
+	fprintf(out, "\nclasses: %zu added, %zu removed\n",
+		d->classes_added, d->classes_removed);
 	for (i = 0; i < d->g->nr_nodes; i++) {
 		n = &d->nodes[d->order[i]];
-		if (n->count[DIFF_A] == n->count[DIFF_B])
+		if (n->ambiguous || n->in[DIFF_A] == n->in[DIFF_B])
 			continue;
-		fputs(!n->count[DIFF_A] ? "  + " : !n->count[DIFF_B] ?
-		      "  - " : "  ~ ", out);
+		fputs(n->in[DIFF_B] ? "  + " : "  - ", out);
 		put_text(out, n->identity);
-		if (n->count[DIFF_A] > 1 || n->count[DIFF_B] > 1 ||
-		    (n->count[DIFF_A] && n->count[DIFF_B]))
-			fprintf(out, " (%u -> %u classes of this name)",
-				n->count[DIFF_A], n->count[DIFF_B]);
 		if (diff_node_flaky(d, d->order[i]))
 			plain_flaky(n->nr_base, d->nr_base, out);
 		fputc('\n', out);
+	}
+}
+
+/* Invariant (2) of diff.h: what was not compared, and why. */
+static void plain_ambiguous(const struct diff *d, FILE *out)
+{
+	const struct diff_ambiguous *a;
+	size_t i;
+
+	fprintf(out, "\nambiguous: %zu names held by several classes of a boot, with no key symbol to tell them apart: not matched across boots (%zu dependencies not compared)\n",
+		d->nr_ambiguous, d->ambiguous_deps);
+	for (i = 0; i < d->nr_ambiguous; i++) {
+		a = &d->ambiguous[i];
+		fputs("  ? ", out);
+		put_text(out, a->identity);
+		fprintf(out, " (%u -> %u classes)\n", a->count[DIFF_A],
+			a->count[DIFF_B]);
 	}
 }
 
@@ -180,7 +193,7 @@ static void plain_deps(const struct diff *d, FILE *out)
 		e = &d->g->edges[d->edge_order[i]];
 		a = diff_edge_in(d, d->edge_order[i], DIFF_A);
 		b = diff_edge_in(d, d->edge_order[i], DIFF_B);
-		if (a == b)
+		if (a == b || diff_edge_ambiguous(d, d->edge_order[i]))
 			continue;
 		fputs(b ? "  + " : "  - ", out);
 		put_text(out, ident(d, e->from));
@@ -225,7 +238,7 @@ static void plain_usage(const struct diff *d, FILE *out)
 	fprintf(out, "\nusage: %zu classes changed\n", d->usage_changed);
 	for (i = 0; i < d->g->nr_nodes; i++) {
 		n = &d->nodes[d->order[i]];
-		if (!n->count[DIFF_A] || !n->count[DIFF_B] ||
+		if (!n->in[DIFF_A] || !n->in[DIFF_B] ||
 		    n->usage[DIFF_A] == n->usage[DIFF_B])
 			continue;
 		fputs("  ~ ", out);
@@ -253,9 +266,8 @@ static void plain_irq_paths(const struct diff *d, FILE *out)
 		d->nr_irq_paths);
 	for (i = 0; i < d->nr_irq_paths; i++) {
 		p = &d->irq_paths[i];
-		fprintf(out, "  %s-safe -> %s-unsafe%s:\n", state_names[p->state],
-			state_names[p->state],
-			p->collision ? " (name collision: may join different classes)" : "");
+		fprintf(out, "  %s-safe -> %s-unsafe:\n", state_names[p->state],
+			state_names[p->state]);
 		for (k = 0; k < p->nr; k++) {
 			e = &d->g->edges[p->edges[k]];
 			fputs("    ", out);
@@ -297,10 +309,9 @@ static void rotate_cycle(const struct diff *d, const struct graph_cycle *cy,
 		rot[k] = cy->edges[(first + 1 + k) % cy->nr];
 }
 
-static void plain_cycle(const struct diff *d, const struct diff_cycle *c,
+static void plain_cycle(const struct diff *d, const struct graph_cycle *cy,
 			size_t idx, FILE *out)
 {
-	const struct graph_cycle *cy = c->cycle;
 	const struct graph_edge *e, *close;
 	uint32_t rot[cy->nr], prev, next, parent;
 	size_t k;
@@ -312,10 +323,9 @@ static void plain_cycle(const struct diff *d, const struct diff_cycle *c,
 	/* the class before prev on the chain (lockdep's first_parent) */
 	parent = cy->nr > 1 ? d->g->edges[rot[cy->nr - 2]].from : next;
 
-	fprintf(out, "\nnew cycle %zu: possible circular locking dependency%s%s\n",
+	fprintf(out, "\nnew cycle %zu: possible circular locking dependency%s\n",
 		idx + 1, cy->cross_boot ? " across boots (no single boot saw all of it)" :
-		" (boot B alone)",
-		c->collision ? "; name collision: may join different classes" : "");
+		" (boot B alone)");
 	for (k = 0; k < cy->nr; k++) {
 		e = &d->g->edges[rot[k]];
 		fputs("  ", out);
@@ -382,7 +392,7 @@ static void plain_cycles(const struct diff *d, FILE *out)
 			d->cycles.uncovered);
 	fputc('\n', out);
 	for (i = 0; i < d->nr_new_cycles; i++)
-		plain_cycle(d, &d->new_cycles[i], i, out);
+		plain_cycle(d, d->new_cycles[i], i, out);
 }
 
 static void plain_stats(const struct diff *d, FILE *out)
@@ -468,6 +478,7 @@ void diff_print_plain(const struct diff *d, FILE *out)
 {
 	plain_boots(d, out);
 	plain_classes(d, out);
+	plain_ambiguous(d, out);
 	plain_deps(d, out);
 	plain_usage(d, out);
 	plain_irq_paths(d, out);
@@ -507,6 +518,7 @@ static void json_boot(const struct diff *d, int side, struct json_writer *w)
 		jsonw_null(w);
 	}
 	jsonw_bool_field(w, "graph_export", !b->no_export);
+	jsonw_bool_field(w, "lockdep", !b->no_lockdep);
 	jsonw_name(w, "missing");
 	jsonw_start_array(w);
 	for (i = 0; b->no_export && i < GRAPH_NR_MISSING; i++)
@@ -566,31 +578,38 @@ static void json_edge(const struct diff *d, uint32_t ei, struct json_writer *w)
 
 static void json_classes(const struct diff *d, struct json_writer *w)
 {
-	static const char *const lists[] = { "added", "removed", "changed" };
 	const struct diff_node *n;
-	size_t i, l;
+	size_t i;
+	int l;
 
 	jsonw_name(w, "classes");
 	jsonw_start_object(w);
-	for (l = 0; l < 3; l++) {
-		jsonw_name(w, lists[l]);
+	for (l = 0; l < 2; l++) {
+		jsonw_name(w, l ? "removed" : "added");
 		jsonw_start_array(w);
 		for (i = 0; i < d->g->nr_nodes; i++) {
 			n = &d->nodes[d->order[i]];
-			if (n->count[DIFF_A] == n->count[DIFF_B] ||
-			    (l == 0) != !n->count[DIFF_A] ||
-			    (l == 1) != !n->count[DIFF_B])
+			if (n->ambiguous || n->in[DIFF_A] == n->in[DIFF_B] ||
+			    n->in[l ? DIFF_B : DIFF_A])
 				continue;
 			jsonw_start_object(w);
 			jsonw_string_field(w, "identity", n->identity);
-			jsonw_uint_field(w, "count_a", n->count[DIFF_A]);
-			jsonw_uint_field(w, "count_b", n->count[DIFF_B]);
 			if (d->nr_base > 1)
 				jsonw_uint_field(w, "baseline_boots", n->nr_base);
 			jsonw_end_object(w);
 		}
 		jsonw_end_array(w);
 	}
+	jsonw_name(w, "ambiguous");
+	jsonw_start_array(w);
+	for (i = 0; i < d->nr_ambiguous; i++) {
+		jsonw_start_object(w);
+		jsonw_string_field(w, "identity", d->ambiguous[i].identity);
+		jsonw_uint_field(w, "count_a", d->ambiguous[i].count[DIFF_A]);
+		jsonw_uint_field(w, "count_b", d->ambiguous[i].count[DIFF_B]);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
 	jsonw_end_object(w);
 }
 
@@ -604,13 +623,15 @@ static void json_deps(const struct diff *d, struct json_writer *w)
 	jsonw_start_object(w);
 	/* a side without /proc/lockdep_graph: see left_out_dependencies */
 	jsonw_bool_field(w, "distance_1_only", d->distance1_only);
+	jsonw_uint_field(w, "ambiguous", d->ambiguous_deps);
 	for (l = 0; l < 2; l++) {
 		jsonw_name(w, l ? "removed" : "added");
 		jsonw_start_array(w);
 		for (i = 0; i < d->g->nr_edges; i++) {
 			e = d->edge_order[i];
 			if (diff_edge_in(d, e, DIFF_A) == diff_edge_in(d, e, DIFF_B) ||
-			    diff_edge_in(d, e, l ? DIFF_B : DIFF_A))
+			    diff_edge_in(d, e, l ? DIFF_B : DIFF_A) ||
+			    diff_edge_ambiguous(d, e))
 				continue;
 			json_edge(d, e, w);
 		}
@@ -640,7 +661,7 @@ static void json_usage(const struct diff *d, struct json_writer *w)
 	jsonw_start_array(w);
 	for (i = 0; i < d->g->nr_nodes; i++) {
 		n = &d->nodes[d->order[i]];
-		if (!n->count[DIFF_A] || !n->count[DIFF_B] ||
+		if (!n->in[DIFF_A] || !n->in[DIFF_B] ||
 		    n->usage[DIFF_A] == n->usage[DIFF_B])
 			continue;
 		jsonw_start_object(w);
@@ -667,7 +688,6 @@ static void json_irq_paths(const struct diff *d, struct json_writer *w)
 		p = &d->irq_paths[i];
 		jsonw_start_object(w);
 		jsonw_string_field(w, "state", state_names[p->state]);
-		jsonw_bool_field(w, "collision", p->collision);
 		jsonw_name(w, "edges");
 		jsonw_start_array(w);
 		for (k = 0; k < p->nr; k++)
@@ -680,7 +700,7 @@ static void json_irq_paths(const struct diff *d, struct json_writer *w)
 
 static void json_cycles(const struct diff *d, struct json_writer *w)
 {
-	const struct diff_cycle *c;
+	const struct graph_cycle *c;
 	size_t i, k;
 
 	jsonw_name(w, "cycles");
@@ -689,16 +709,15 @@ static void json_cycles(const struct diff *d, struct json_writer *w)
 	jsonw_name(w, "new");
 	jsonw_start_array(w);
 	for (i = 0; i < d->nr_new_cycles; i++) {
-		c = &d->new_cycles[i];
-		uint32_t rot[c->cycle->nr];
+		c = d->new_cycles[i];
+		uint32_t rot[c->nr];
 
-		rotate_cycle(d, c->cycle, rot);
+		rotate_cycle(d, c, rot);
 		jsonw_start_object(w);
-		jsonw_bool_field(w, "cross_boot", c->cycle->cross_boot);
-		jsonw_bool_field(w, "collision", c->collision);
+		jsonw_bool_field(w, "cross_boot", c->cross_boot);
 		jsonw_name(w, "edges");
 		jsonw_start_array(w);
-		for (k = 0; k < c->cycle->nr; k++)
+		for (k = 0; k < c->nr; k++)
 			json_edge(d, rot[k], w);
 		jsonw_end_array(w);
 		jsonw_end_object(w);

@@ -9,6 +9,7 @@
  * classes by row id, so each side keeps an idmap (row id -> node): the
  * whole load is one pass per table and side.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@
 #include "store/identity.h"
 #include "store/store-graph.h"
 #include "util/idmap.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 struct load {
@@ -28,57 +30,127 @@ struct load {
 	int last_base;
 	struct idmap refs;	/* the side's classes.id -> node */
 	size_t alloc_nodes;
+	struct strbuf key;	/* on_class()'s node key */
 };
 
+static void grow_nodes(struct load *l, uint32_t node)
+{
+	struct diff *d = l->d;
+	size_t old = l->alloc_nodes;
+
+	if (node < old)
+		return;
+	l->alloc_nodes = old ? old * 2 : 1024;
+	if (l->alloc_nodes <= node)
+		l->alloc_nodes = node + 1;
+	d->nodes = xrealloc(d->nodes, l->alloc_nodes * sizeof(*d->nodes));
+	memset(d->nodes + old, 0, (l->alloc_nodes - old) * sizeof(*d->nodes));
+}
+
+/* One more class of ambiguous identity @i in the side being loaded. */
+static void count_ambiguous(struct load *l, uint32_t i)
+{
+	struct diff_ambiguous *a = &l->d->ambiguous[i];
+
+	if (l->side == DIFF_B) {
+		a->count[DIFF_B]++;
+		return;
+	}
+	/* count[A]: the most classes of the identity in one boot */
+	if (a->last_base != l->base) {
+		a->last_base = l->base;
+		a->cur = 0;
+	}
+	if (++a->cur > a->count[DIFF_A])
+		a->count[DIFF_A] = a->cur;
+}
+
+/*
+ * A class is the node of its identity (key "i" and the identity), or,
+ * when the identity is ambiguous, a node of its own (key "c", the side
+ * and its row id), named as its boot printed it: invariant (2).
+ */
 static int on_class(const struct store_graph_class *c, void *data)
 {
 	struct load *l = data;
 	struct diff *d = l->d;
+	int boot = l->side == DIFF_A ? l->base : (int)d->nr_base;
 	unsigned int version, subclass;
 	char *own = NULL;
-	const char *key = c->identity;
+	const char *ident = c->identity;
 	struct diff_node *n;
-	uint32_t node;
+	uint32_t node, amb;
 	size_t len;
 
-	if (!key) {
+	if (!ident) {
 		/* not stored by this build's rule: apply it here */
 		len = proc_split_name(c->name, strlen(c->name), &version,
 				      &subclass);
-		key = own = store_class_identity(c->name, len, subclass);
+		ident = own = store_class_identity(c->name, len, subclass);
 	}
-	node = graph_add_node(d->g, key, c->name, c->usage_bits,
-			      l->side == DIFF_A ? l->base : (int)d->nr_base);
-	if (node >= l->alloc_nodes) {
-		size_t old = l->alloc_nodes;
-
-		l->alloc_nodes = old ? old * 2 : 1024;
-		if (l->alloc_nodes <= node)
-			l->alloc_nodes = node + 1;
-		d->nodes = xrealloc(d->nodes, l->alloc_nodes * sizeof(*d->nodes));
-		memset(d->nodes + old, 0, (l->alloc_nodes - old) * sizeof(*d->nodes));
-	}
+	amb = strset_find(&d->ambiguous_ids, ident);
+	strbuf_reset(&l->key);
+	if (amb == UINT32_MAX)
+		strbuf_addf(&l->key, "i%s", ident);
+	else
+		strbuf_addf(&l->key, "c%d:%" PRId64, l->side, c->id);
+	node = graph_add_node(d->g, l->key.buf, c->name, c->usage_bits, boot);
+	grow_nodes(l, node);
 	n = &d->nodes[node];
 	if (!n->identity) {
-		n->identity = graph_node_key(d->g, node);
-		n->last_base = -1;
+		n->identity = amb == UINT32_MAX ? graph_node_key(d->g, node) + 1 :
+			      d->g->nodes[node].name;
+		n->ambiguous = amb != UINT32_MAX;
 	}
+	if (n->ambiguous)
+		count_ambiguous(l, amb);
 	n->usage[l->side] |= c->usage_bits;
-	if (l->side == DIFF_B) {
-		n->count[DIFF_B]++;
-	} else {
-		/* count[A]: the most classes of the identity in one boot */
-		if (n->last_base != l->base) {
-			n->last_base = l->base;
-			n->cur = 0;
-			n->nr_base++;
-		}
-		if (++n->cur > n->count[DIFF_A])
-			n->count[DIFF_A] = n->cur;
-	}
+	n->in[l->side] = true;
+	if (l->side == DIFF_A)
+		n->nr_base++;
 	d->boot[l->side].nr_classes++;
 	idmap_add(&l->refs, c->id, node);
 	free(own);
+	return 0;
+}
+
+static int add_ambiguous(int64_t boot_id, const char *identity, void *data)
+{
+	(void)boot_id;
+	strset_add(data, identity);
+	return 0;
+}
+
+static int ambiguous_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct diff_ambiguous *)a)->identity,
+		      ((const struct diff_ambiguous *)b)->identity);
+}
+
+/*
+ * The identities several classes of one boot share, in either side:
+ * ambiguous in both (invariant (2)). Sorted for the printers once
+ * loaded (diff_compute()).
+ */
+static int load_ambiguous(struct diff *d)
+{
+	struct diff_boot *b = &d->boot[DIFF_B];
+	size_t i;
+
+	if (store_graph_shared_identities(d->boot[DIFF_A].st, d->base_ids,
+					  d->nr_base, add_ambiguous,
+					  &d->ambiguous_ids) ||
+	    store_graph_shared_identities(b->st, &b->id, 1, add_ambiguous,
+					  &d->ambiguous_ids))
+		return -1;
+	d->nr_ambiguous = d->ambiguous_ids.nr;
+	d->ambiguous = xcalloc(d->nr_ambiguous ? d->nr_ambiguous : 1,
+			       sizeof(*d->ambiguous));
+	for (i = 0; i < d->nr_ambiguous; i++) {
+		d->ambiguous[i].identity = strset_str(&d->ambiguous_ids,
+						      (uint32_t)i);
+		d->ambiguous[i].last_base = -1;
+	}
 	return 0;
 }
 
@@ -118,10 +190,13 @@ static int on_dep(const struct store_graph_dep *dep, void *data)
 	return 0;
 }
 
-static int no_export(int64_t boot_id, void *data)
+static int no_export(int64_t boot_id, bool no_lockdep, void *data)
 {
+	struct diff_boot *b = data;
+
 	(void)boot_id;
-	*(bool *)data = true;
+	b->no_export = true;
+	b->nr_no_lockdep += no_lockdep;
 	return 0;
 }
 
@@ -131,9 +206,11 @@ static int find_no_export(struct diff *d)
 	struct diff_boot *a = &d->boot[DIFF_A], *b = &d->boot[DIFF_B];
 
 	if (store_graph_no_exports(a->st, d->base_ids, d->nr_base, no_export,
-				   &a->no_export) ||
-	    store_graph_no_exports(b->st, &b->id, 1, no_export, &b->no_export))
+				   a) ||
+	    store_graph_no_exports(b->st, &b->id, 1, no_export, b))
 		return -1;
+	a->no_lockdep = a->nr_no_lockdep == d->nr_base;
+	b->no_lockdep = b->nr_no_lockdep == 1;
 	d->distance1_only = a->no_export || b->no_export;
 	return 0;
 }
@@ -229,18 +306,22 @@ static void count_changes(struct diff *d)
 
 	for (i = 0; i < d->g->nr_nodes; i++) {
 		n = &d->nodes[i];
-		if (!n->count[DIFF_A])
+		if (n->ambiguous)
+			continue;
+		if (!n->in[DIFF_A])
 			d->classes_added++;
-		else if (!n->count[DIFF_B])
+		else if (!n->in[DIFF_B])
 			d->classes_removed++;
-		else {
-			if (n->count[DIFF_A] != n->count[DIFF_B])
-				d->classes_changed++;
-			if (n->usage[DIFF_A] != n->usage[DIFF_B])
-				d->usage_changed++;
-		}
+		else if (n->usage[DIFF_A] != n->usage[DIFF_B])
+			d->usage_changed++;
+		if (diff_node_flaky(d, (uint32_t)i))
+			d->flaky_classes++;
 	}
 	for (i = 0; i < d->g->nr_edges; i++) {
+		if (diff_edge_ambiguous(d, (uint32_t)i)) {
+			d->ambiguous_deps++;
+			continue;
+		}
 		if (!diff_edge_in(d, i, DIFF_A))
 			d->deps_added++;
 		else if (!diff_edge_in(d, i, DIFF_B))
@@ -248,9 +329,6 @@ static void count_changes(struct diff *d)
 		if (diff_edge_flaky(d, (uint32_t)i))
 			d->flaky_deps++;
 	}
-	for (i = 0; i < d->g->nr_nodes; i++)
-		if (diff_node_flaky(d, (uint32_t)i))
-			d->flaky_classes++;
 	for (i = 0; i < d->nr_reports; i++) {
 		if (!d->reports[i].count[DIFF_A])
 			d->reports_new++;
@@ -265,16 +343,10 @@ static void count_changes(struct diff *d)
 			d->selftest_changed++;
 }
 
-static bool node_collides(const struct diff *d, uint32_t n)
-{
-	return d->nodes[n].count[DIFF_A] > 1 || d->nodes[n].count[DIFF_B] > 1;
-}
-
 /* Invariant (3): the cycles of the union with an edge A did not see. */
 static void find_cycles(struct diff *d, size_t max_per_comp)
 {
 	const struct graph_cycle *cy;
-	struct diff_cycle *nc;
 	size_t i, k, alloc = 0;
 	bool new;
 
@@ -289,12 +361,7 @@ static void find_cycles(struct diff *d, size_t max_per_comp)
 		if (!new)
 			continue;
 		ALLOC_GROW(d->new_cycles, d->nr_new_cycles + 1, alloc);
-		nc = &d->new_cycles[d->nr_new_cycles++];
-		nc->cycle = cy;
-		nc->collision = false;
-		for (k = 0; k < cy->nr; k++)
-			if (node_collides(d, d->g->edges[cy->edges[k]].from))
-				nc->collision = true;
+		d->new_cycles[d->nr_new_cycles++] = cy;
 	}
 }
 
@@ -353,8 +420,11 @@ static void find_irq_paths(struct diff *d)
 		irq_reach(d, states[s], 3, parent, queue);
 		for (i = 0; i < d->g->nr_nodes; i++) {
 			u = d->nodes[i].usage[DIFF_A] | d->nodes[i].usage[DIFF_B];
-			/* a source itself is an inconsistent state, not a path */
-			if (parent[i] >= UINT32_MAX - 1 ||
+			/*
+			 * a source itself is an inconsistent state, not a
+			 * path; an ambiguous end has no peer in A to compare
+			 */
+			if (parent[i] >= UINT32_MAX - 1 || d->nodes[i].ambiguous ||
 			    !graph_irq_unsafe(u, states[s]))
 				continue;
 			if (in_a[i] < UINT32_MAX - 1 &&
@@ -369,13 +439,9 @@ static void find_irq_paths(struct diff *d)
 			p->state = states[s];
 			p->nr = len;
 			p->edges = xmalloc(len * sizeof(*p->edges));
-			p->collision = node_collides(d, (uint32_t)i);
 			for (w = (uint32_t)i; parent[w] != UINT32_MAX;
-			     w = d->g->edges[parent[w]].from) {
+			     w = d->g->edges[parent[w]].from)
 				p->edges[--len] = parent[w];
-				if (node_collides(d, d->g->edges[parent[w]].from))
-					p->collision = true;
-			}
 		}
 	}
 	free(in_a);
@@ -387,7 +453,7 @@ int diff_compute(struct diff *d, struct store *a, const char *a_db,
 		 const int64_t *a_ids, size_t nr_a, struct store *b,
 		 const char *b_db, int64_t b_id, const struct diff_opts *opts)
 {
-	struct load l = { .d = d, .last_id = -1 };
+	struct load l = { .d = d, .last_id = -1, .key = STRBUF_INIT };
 	int ret;
 
 	memset(d, 0, sizeof(*d));
@@ -404,12 +470,17 @@ int diff_compute(struct diff *d, struct store *a, const char *a_db,
 	if (!ret)
 		ret = find_no_export(d);
 	if (!ret)
+		ret = load_ambiguous(d);
+	if (!ret)
 		ret = load_side(d, &l, DIFF_A);
 	if (!ret)
 		ret = load_side(d, &l, DIFF_B);
 	idmap_release(&l.refs);
+	strbuf_release(&l.key);
 	if (ret)
 		return -1;
+	qsort(d->ambiguous, d->nr_ambiguous, sizeof(*d->ambiguous),
+	      ambiguous_cmp);
 	graph_finish(d->g);
 	sort_graph(d);
 	count_changes(d);
@@ -442,6 +513,8 @@ void diff_release(struct diff *d)
 	free(d->order);
 	free(d->rank);
 	free(d->edge_order);
+	free(d->ambiguous);
+	strset_release(&d->ambiguous_ids);
 	for (i = 0; i < d->nr_stats; i++)
 		free(d->stats[i].name);
 	free(d->stats);

@@ -20,10 +20,15 @@
  *  (1) Every list is sorted (classes and dependencies by identity, stats
  *      in B's order, then A's), so two runs on the same boots print the
  *      same bytes.
- *  (2) A node stands for every class of its identity in a boot
- *      (count[side] of them, for A the most in one baseline boot); a finding that rests on a node with
- *      count > 1 in some boot is flagged "collision": the two classes
- *      may be different locks of one name.
+ *  (2) A node is one class of each boot that has it, matched across
+ *      boots by identity, never two classes of one boot. An identity
+ *      that several classes of one boot share (a name with no key
+ *      symbol to tell its classes apart: the &of->mutex of two
+ *      mutex_init() sites) is ambiguous in every boot of the diff: each
+ *      of its classes is a node of its own boot, matched with none, and
+ *      neither it nor a dependency touching it is counted as added or
+ *      removed. A path through it is a path of its own boot, so cycles
+ *      may pass through it; no irq path is new for ending in it.
  *  (3) A new cycle is a cycle of the union of A and B that A alone does
  *      not have: at least one of its edges was not seen by A. It is
  *      cross_boot when neither boot saw all its edges.
@@ -40,6 +45,7 @@
 
 #include "graph/graph.h"
 #include "store/store.h"
+#include "util/strset.h"
 
 enum diff_side_idx { DIFF_A, DIFF_B, DIFF_SIDES };
 
@@ -58,6 +64,9 @@ struct diff_boot {
 	 * dependencies are /proc/lockdep's, at distance 1 only
 	 */
 	bool no_export;
+	/* /proc/lockdep missing too (for A: in every baseline boot) */
+	bool no_lockdep;
+	size_t nr_no_lockdep;	/* while loading: boots without */
 	/* at distance > 1, left out because a side has no export */
 	size_t left_out_deps;
 };
@@ -65,10 +74,17 @@ struct diff_boot {
 /* A class identity's state in each boot (per graph node). */
 struct diff_node {
 	const char *identity;	/* the graph's key of the node */
-	unsigned int usage[DIFF_SIDES];	/* OR over the classes of the boot */
-	unsigned int count[DIFF_SIDES];	/* classes of this identity */
+	unsigned int usage[DIFF_SIDES];	/* for A: OR over the baseline */
+	bool in[DIFF_SIDES];	/* does the side have the class? */
+	bool ambiguous;		/* one class of an ambiguous identity */
 	unsigned int nr_base;	/* baseline boots that have it */
-	unsigned int cur;	/* while loading: classes in the current one */
+};
+
+/* An ambiguous identity (invariant (2)) and its classes in each side. */
+struct diff_ambiguous {
+	const char *identity;	/* in diff.ambiguous_ids */
+	unsigned int count[DIFF_SIDES];	/* for A: the most in one boot */
+	unsigned int cur;	/* while loading: in the current A boot */
 	int last_base;		/* ... which is this one */
 };
 
@@ -95,12 +111,6 @@ struct diff_irq_path {
 	int state;		/* LDR_HARDIRQ or LDR_SOFTIRQ */
 	uint32_t *edges;	/* graph edge indices, safe end first */
 	size_t nr;
-	bool collision;
-};
-
-struct diff_cycle {
-	const struct graph_cycle *cycle;	/* in cycles.v */
-	bool collision;
 };
 
 struct diff {
@@ -119,6 +129,9 @@ struct diff {
 	uint32_t *order;	/* node indices sorted by identity */
 	uint32_t *rank;		/* rank[node]: position in order */
 	uint32_t *edge_order;	/* edge indices by (rank from, rank to) */
+	struct strset ambiguous_ids;	/* the ambiguous identities */
+	struct diff_ambiguous *ambiguous;	/* by identity, sorted */
+	size_t nr_ambiguous;
 
 	struct diff_stat *stats;
 	size_t nr_stats, alloc_stats;
@@ -129,14 +142,15 @@ struct diff {
 
 	struct graph_scc scc;
 	struct graph_cycles cycles;
-	struct diff_cycle *new_cycles;
+	const struct graph_cycle **new_cycles;	/* in cycles.v */
 	size_t nr_new_cycles;
 	struct diff_irq_path *irq_paths;
 	size_t nr_irq_paths;
 
 	/* counts of the changes (the --fail-on conditions read these) */
-	size_t classes_added, classes_removed, classes_changed;
+	size_t classes_added, classes_removed;
 	size_t deps_added, deps_removed, usage_changed;
+	size_t ambiguous_deps;	/* touching an ambiguous class: not compared */
 	size_t reports_new, reports_gone, selftest_changed;
 	size_t flaky_classes, flaky_deps;	/* in only some baseline boots */
 };
@@ -166,7 +180,14 @@ int diff_resolve_boot(struct store *st, const char *db, const char *spec,
 /* Per-side: did the side have node @n / edge @e? */
 static inline bool diff_node_in(const struct diff *d, uint32_t n, int side)
 {
-	return d->nodes[n].count[side] > 0;
+	return d->nodes[n].in[side];
+}
+
+/* Does edge @e touch a class of an ambiguous identity? */
+static inline bool diff_edge_ambiguous(const struct diff *d, uint32_t e)
+{
+	return d->nodes[d->g->edges[e].from].ambiguous ||
+	       d->nodes[d->g->edges[e].to].ambiguous;
 }
 
 static inline bool diff_edge_in(const struct diff *d, uint32_t e, int side)

@@ -5,12 +5,14 @@
  * idmap turns into nodes.
  *
  * A class is merged with the classes of other boots by its identity
- * (lockdep-db(5)) when that identity is its own in its boot; several
- * classes of one identity in a boot (the i_lock_key#2, #3 of two file
- * systems) are told apart by their printed names instead, as merging
- * them would draw dependencies, and cycles, that no boot had. Within
- * one boot, two classes are never one node. The store names those
- * shared identities first, so each class row is decided as it comes.
+ * (lockdep-db(5)). An identity that several classes of one of the boots
+ * share (two mutex_init() sites of &of->mutex, with no key symbol to
+ * tell them apart) is ambiguous in all of them: merging its classes
+ * would draw dependencies, and cycles, that no boot had, and matching
+ * them by printed name would trust the "#N" of registration order. So
+ * each of its classes is a node of its own boot. Within one boot, two
+ * classes are never one node. The store names those ambiguous
+ * identities first, so each class row is decided as it comes.
  * A graph of one boot merges nothing: its classes are appended as they
  * come, with no key built or hashed.
  */
@@ -35,8 +37,7 @@ struct loader {
 	int64_t last_id;
 	int last_boot;
 	unsigned long dangling;
-	struct strset shared;	/* "boot id:identity" of shared identities */
-	struct strset shared_ident;	/* ... and the identities alone */
+	struct strset ambiguous;	/* identities shared within a boot */
 	struct strbuf key;
 };
 
@@ -54,40 +55,33 @@ static int boot_index(struct loader *l, int64_t id)
 	return l->last_boot;
 }
 
-static int add_shared(int64_t boot_id, const char *identity, void *data)
+static int add_ambiguous(int64_t boot_id, const char *identity, void *data)
 {
 	struct loader *l = data;
 
-	strbuf_reset(&l->key);
-	strbuf_addf(&l->key, "%" PRId64 ":%s", boot_id, identity);
-	strset_add(&l->shared, l->key.buf);
-	strset_add(&l->shared_ident, identity);
+	(void)boot_id;
+	strset_add(&l->ambiguous, identity);
 	return 0;
-}
-
-static bool is_shared(struct loader *l, const struct store_graph_class *c)
-{
-	if (strset_find(&l->shared_ident, c->identity) == UINT32_MAX)
-		return false;
-	strbuf_reset(&l->key);
-	strbuf_addf(&l->key, "%" PRId64 ":%s", c->boot_id, c->identity);
-	return strset_find(&l->shared, l->key.buf) != UINT32_MAX;
 }
 
 static int add_class(const struct store_graph_class *c, void *data)
 {
 	struct loader *l = data;
-	bool by_name;
 
 	if (l->nr_boots == 1) {
 		idmap_add(&l->map, c->id,
 			  graph_append_node(l->g, c->name, c->usage_bits, 0));
 		return 0;
 	}
-	by_name = !c->identity || is_shared(l, c);
 	strbuf_reset(&l->key);
-	strbuf_addch(&l->key, by_name ? 'n' : 'i');
-	strbuf_addstr(&l->key, by_name ? c->name : c->identity);
+	/* no identity, or an ambiguous one: a node of its own (its row) */
+	if (!c->identity ||
+	    strset_find(&l->ambiguous, c->identity) != UINT32_MAX) {
+		strbuf_addf(&l->key, "c%" PRId64, c->id);
+		if (boot_index(l, c->boot_id) >= 0)
+			l->g->boots[boot_index(l, c->boot_id)].nr_ambiguous++;
+	} else
+		strbuf_addf(&l->key, "i%s", c->identity);
 	idmap_add(&l->map, c->id,
 		  graph_add_node(l->g, l->key.buf, c->name, c->usage_bits,
 				 boot_index(l, c->boot_id)));
@@ -109,21 +103,22 @@ static int add_dep(const struct store_graph_dep *d, void *data)
 	return 0;
 }
 
-static int no_export(int64_t boot_id, void *data)
+static int no_export(int64_t boot_id, bool no_lockdep, void *data)
 {
 	struct loader *l = data;
 	int b = boot_index(l, boot_id);
 
-	if (b >= 0)
+	if (b >= 0) {
 		l->g->boots[b].no_export = true;
+		l->g->boots[b].no_lockdep = no_lockdep;
+	}
 	return 0;
 }
 
 static void loader_release(struct loader *l)
 {
 	idmap_release(&l->map);
-	strset_release(&l->shared);
-	strset_release(&l->shared_ident);
+	strset_release(&l->ambiguous);
 	strbuf_release(&l->key);
 }
 
@@ -146,7 +141,7 @@ struct graph *graph_load(struct store *st, const int64_t *ids,
 		      GRAPH_RESERVE_MAX);
 	if (store_graph_no_exports(st, ids, nr, no_export, &l) ||
 	    (nr == 1 ? store_graph_boot_classes(st, ids[0], add_class, &l) :
-	     store_graph_shared_identities(st, ids, nr, add_shared, &l) ||
+	     store_graph_shared_identities(st, ids, nr, add_ambiguous, &l) ||
 	     store_graph_classes(st, ids, nr, add_class, &l)))
 		goto fail;
 	idmap_build(&l.map);

@@ -106,6 +106,8 @@ int graph_add_boot(struct graph *g, int64_t id, const char *label)
 	g->boots[g->nr_boots].id = id;
 	g->boots[g->nr_boots].label = label ? xstrdup(label) : NULL;
 	g->boots[g->nr_boots].no_export = false;
+	g->boots[g->nr_boots].no_lockdep = false;
+	g->boots[g->nr_boots].nr_ambiguous = 0;
 	return (int)g->nr_boots++;
 }
 
@@ -532,12 +534,18 @@ const char *const graph_missing_text[GRAPH_NR_MISSING] = {
 	"usage traces",
 };
 
-void graph_missing_line(struct strbuf *sb, const char *boot, bool wrap)
+void graph_missing_line(struct strbuf *sb, const char *boot, bool wrap,
+			bool no_lockdep)
 {
 	const char *brk = wrap ? "\n" : " ";
 	size_t i;
 
 	graph_text_add(sb, boot);
+	if (no_lockdep) {
+		strbuf_addf(sb, " has no lock graph:%sthis kernel has no lockdep (no /proc/lockdep:%sCONFIG_PROVE_LOCKING is off)",
+			    brk, brk);
+		return;
+	}
 	strbuf_addf(sb, " has no /proc/lockdep_graph:%sdependencies from /proc/lockdep alone,%swithout ",
 		    brk, brk);
 	for (i = 0; i < GRAPH_NR_MISSING; i++)

@@ -55,6 +55,10 @@ struct graph_boot {
 	char *label;		/* or NULL */
 	/* /proc/lockdep_graph missing: the graph is /proc/lockdep's alone */
 	bool no_export;
+	/* ... and /proc/lockdep too: a kernel without lockdep, no graph */
+	bool no_lockdep;
+	/* classes of an identity shared within a boot: nodes of their own */
+	size_t nr_ambiguous;
 };
 
 /*
@@ -68,10 +72,13 @@ extern const char *const graph_missing_text[GRAPH_NR_MISSING];
 /*
  * "boot 1 (plain) has no /proc/lockdep_graph: dependencies from
  * /proc/lockdep alone, without sites, ..." into @sb: one line, or with
- * @wrap three lines short enough for a note beside a graph.
+ * @wrap three lines short enough for a note beside a graph; with
+ * @no_lockdep, "boot 1 (distro) has no lock graph: this kernel has no
+ * lockdep ...".
  */
 struct strbuf;
-void graph_missing_line(struct strbuf *sb, const char *boot, bool wrap);
+void graph_missing_line(struct strbuf *sb, const char *boot, bool wrap,
+			bool no_lockdep);
 
 struct graph_node {
 	char *name;		/* as printed: class[#version][/subclass] */

@@ -326,6 +326,8 @@ static void json_head(struct json_writer *w, const struct graph_opts *o,
 		else
 			jsonw_null(w);
 		jsonw_bool_field(w, "graph_export", !g->boots[b].no_export);
+		jsonw_bool_field(w, "lockdep", !g->boots[b].no_lockdep);
+		jsonw_uint_field(w, "ambiguous_classes", g->boots[b].nr_ambiguous);
 		jsonw_name(w, "missing");
 		jsonw_start_array(w);
 		for (i = 0; g->boots[b].no_export && i < GRAPH_NR_MISSING; i++)
@@ -419,7 +421,8 @@ static void boots_title(struct strbuf *t, const struct graph *g)
 
 /*
  * A line for each boot that has no /proc/lockdep_graph, saying what its
- * graph lacks; @sb is left empty when every boot has the export.
+ * graph lacks, and for each with classes not merged across boots for
+ * their ambiguous identity; @sb is left empty when there is neither.
  */
 static void missing_lines(struct strbuf *sb, const struct graph *g, bool wrap)
 {
@@ -432,7 +435,17 @@ static void missing_lines(struct strbuf *sb, const struct graph *g, bool wrap)
 		if (sb->len)
 			strbuf_addch(sb, '\n');
 		graph_missing_line(sb, graph_boot_str(g, (int)b, buf,
-						      sizeof(buf)), wrap);
+						      sizeof(buf)), wrap,
+				   g->boots[b].no_lockdep);
+	}
+	for (b = 0; b < g->nr_boots; b++) {
+		if (!g->boots[b].nr_ambiguous)
+			continue;
+		if (sb->len)
+			strbuf_addch(sb, '\n');
+		strbuf_addf(sb, "%s: %zu classes of ambiguous names (shared by several classes of a boot, no key symbol):%snot merged across boots",
+			    graph_boot_str(g, (int)b, buf, sizeof(buf)),
+			    g->boots[b].nr_ambiguous, wrap ? "\n" : " ");
 	}
 }
 

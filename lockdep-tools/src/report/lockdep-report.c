@@ -71,7 +71,8 @@ static void print_help(void)
 	      "      --no-cache   read their DWARF every time, write no index\n"
 	      "      --db=FILE    read the reports of a lockdep database\n"
 	      "                   (lockdep-collect --db) instead of logs\n"
-	      "      --boot=ID    ... of this boot (default: the newest)\n"
+	      "      --boot=ID    ... of this boot (default: the newest), after\n"
+	      "                   the boot, its workload and \"N reports\"\n"
 	      "      --all        ... of every boot\n"
 	      "      --show=ID    ... only the report with this id\n"
 	      "      --advise     after each report, a verdict (annotate, real\n"
@@ -196,7 +197,7 @@ static int report_db(const char *db, int64_t boot, bool all, int64_t show_id,
 {
 	struct ldr_report *r;
 	struct store *st;
-	bool found = true;
+	bool found = true, explicit_boot = boot > 0;
 	int ret = 0;
 
 	if (nfiles || (json && list) || (show_id && (list || boot || all)) ||
@@ -231,7 +232,11 @@ static int report_db(const char *db, int64_t boot, bool all, int64_t show_id,
 		else
 			ret = -1;
 	} else if (boot >= 0) {
-		ret = store_report_foreach(st, boot, show, o);
+		/* a boot named: what it was, even with no report */
+		if (explicit_boot && o->output == OUT_PLAIN)
+			ret = report_print_boot(stdout, st, boot);
+		if (!ret)
+			ret = store_report_foreach(st, boot, show, o);
 	} else {
 		ret = -1;
 	}

@@ -34,6 +34,14 @@ void report_json_strings(struct json_writer *w, const char *name,
 void report_json_inlined(struct json_writer *w, const struct ldr_frame *f);
 void report_print_list(FILE *out, const struct ldr_report *r);
 
+/*
+ * "boot 3 (label): kernel 6.1.0, complete[; no lockdep]", "workload
+ * NAME: exit status 0 after 1.2 s" (or "workload: none") and "N
+ * reports" for stored boot @boot, which must exist: 0, or -1 after an
+ * error (the store's).
+ */
+int report_print_boot(FILE *out, struct store *st, int64_t boot);
+
 /* "workload: NAME, exit status 0 after 1.2 s; this report came during it" */
 void report_print_workload(FILE *out, const struct report_workload *rw);
 void report_json_workload(struct json_writer *w, const struct report_workload *rw);

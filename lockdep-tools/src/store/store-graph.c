@@ -113,18 +113,22 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 }
 
 int store_graph_no_exports(struct store *st, const int64_t *boots, size_t nr,
-			   int (*fn)(int64_t boot_id, void *data), void *data)
+			   int (*fn)(int64_t boot_id, bool no_lockdep,
+				     void *data), void *data)
 {
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, ret = 0;
 
-	s = prepare_in(st, "SELECT boot_id FROM files WHERE boot_id IN %s"
-		       " AND path = '/proc/lockdep_graph'"
-		       " AND status = 'missing'", boots, nr);
+	s = prepare_in(st, "SELECT f.boot_id, EXISTS (SELECT 1 FROM files l"
+		       " WHERE l.boot_id = f.boot_id AND l.path = '/proc/lockdep'"
+		       " AND l.status = 'missing') FROM files f WHERE f.boot_id IN %s"
+		       " AND f.path = '/proc/lockdep_graph'"
+		       " AND f.status = 'missing'", boots, nr);
 	if (!s)
 		return -1;
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		ret = fn(sqlite3_column_int64(s, 0), data);
+		ret = fn(sqlite3_column_int64(s, 0),
+			 sqlite3_column_int(s, 1) != 0, data);
 	return finish(st, s, rc, ret);
 }
 

@@ -9,6 +9,7 @@
 #ifndef STORE_STORE_GRAPH_H
 #define STORE_STORE_GRAPH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,11 +55,13 @@ int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 /*
  * Call @fn with each of the @nr boots whose /proc/lockdep_graph is
  * missing (files.status; a kernel without our series does not offer
- * it): their graph is /proc/lockdep's alone. A log has no files, and
- * is not one of them.
+ * it): their graph is /proc/lockdep's alone, and with @no_lockdep,
+ * /proc/lockdep is missing too (a kernel without lockdep): they have no
+ * lock graph at all. A log has no files, and is not one of them.
  */
 int store_graph_no_exports(struct store *st, const int64_t *boots, size_t nr,
-			   int (*fn)(int64_t boot_id, void *data), void *data);
+			   int (*fn)(int64_t boot_id, bool no_lockdep,
+				     void *data), void *data);
 
 /*
  * The classes of the one boot @boot, as store_graph_classes() but with

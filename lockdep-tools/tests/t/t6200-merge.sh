@@ -86,8 +86,9 @@ test_expect_success 'each boot is the same boot after the copy, uuid and all' '
 	# the reports, rebuilt from the copied rows, print the same
 	s=$(sqlite3 "$TRASH/b.db" "SELECT id FROM boots WHERE label = '\''b'\''") &&
 	d=$(sqlite3 f.db "SELECT id FROM boots WHERE label = '\''b'\''") &&
-	"$BIN/lockdep-report" --db "$TRASH/b.db" --boot "$s" >rep.src &&
-	"$BIN/lockdep-report" --db f.db --boot "$d" >rep.dst &&
+	# (but for the boot line at the head: its id is renumbered)
+	"$BIN/lockdep-report" --db "$TRASH/b.db" --boot "$s" | sed 1d >rep.src &&
+	"$BIN/lockdep-report" --db f.db --boot "$d" | sed 1d >rep.dst &&
 	[ -s rep.src ] && test_cmp rep.src rep.dst
 '
 

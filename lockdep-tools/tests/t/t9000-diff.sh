@@ -89,7 +89,7 @@ test_expect_success 'two real collections that differ' '
 test_expect_success 'a boot against itself: no change, exit 0 whatever --fail-on' '
 	diff_ --db "$DB" --fail-on=new-report,new-cycle,new-dependency,headroom=1 \
 		a 1 >out &&
-	grep -q "^classes: 0 added, 0 removed, 0 with another count$" out &&
+	grep -q "^classes: 0 added, 0 removed$" out &&
 	grep -q "^dependencies: 0 added, 0 removed$" out &&
 	grep -q "^new cycles: 0$" out &&
 	grep -q "^reports: 0 new, 0 gone$" out
@@ -212,7 +212,7 @@ test_expect_success 'cross-boot cycle in lockdep words, with each acquisition' '
 
 test_expect_success 'cross-boot cycle in JSON' '
 	diff_ --db "$DB" --json --fail-on=new-cycle ab ba >out.json || test $? = 1 &&
-	grep -q "\"cycles\":{\"edges_not_listed\":0,\"new\":\[{\"cross_boot\":true,\"collision\":false,\"edges\":\[{\"from\":\"order_a\",\"to\":\"order_b\",\"seen_in\":\[\"A\"\],\"site\":null},{\"from\":\"order_b\",\"to\":\"order_a\",\"seen_in\":\[\"B\"\],\"site\":null}\]}\]}" out.json &&
+	grep -q "\"cycles\":{\"edges_not_listed\":0,\"new\":\[{\"cross_boot\":true,\"edges\":\[{\"from\":\"order_a\",\"to\":\"order_b\",\"seen_in\":\[\"A\"\],\"site\":null},{\"from\":\"order_b\",\"to\":\"order_a\",\"seen_in\":\[\"B\"\],\"site\":null}\]}\]}" out.json &&
 	grep -q "\"failed\":\[\"new-cycle\"\]}" out.json
 '
 
