@@ -42,6 +42,7 @@ struct store {
 	sqlite3 *db;
 	char *path;
 	bool read_only;
+	bool immutable;		/* read without locks (store_needs_immutable()) */
 	int64_t boot_id;	/* the open boot, 0 if none */
 	struct class_map *classes;	/* store-proc.c: the open boot's */
 	/* per-boot row counters of the tables keyed by (boot_id, idx) */
@@ -49,6 +50,9 @@ struct store {
 	long long nr_events;
 	sqlite3_stmt *stmt[ST_NR];
 };
+
+/* "file:@path?@query", @path percent-encoded as RFC 3986 wants. */
+char *store_uri(const char *path, const char *query);
 
 /* Print "@what '@path': sqlite's message" and return -1. */
 int store_fail(struct store *st, const char *what);
