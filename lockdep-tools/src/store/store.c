@@ -389,7 +389,8 @@ static int store_configure(struct store *st)
 	int v;
 
 	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
-	if (store_exec(st, "PRAGMA foreign_keys = ON", "configure"))
+	if (store_exec(st, "PRAGMA foreign_keys = ON", "configure") ||
+	    store_graph_functions(st))
 		return -1;
 	if (store_read_version(st, &v))
 		return -1;
