@@ -7,8 +7,9 @@
 -- pairs are dropped, so sizes are approximate: the bench counts what was
 -- stored.
 BEGIN;
-INSERT INTO boots (id, label, collected_at, source, completeness)
-VALUES (2, 'synthetic-@EDGES@', datetime('now'), 'proc-dir', 'complete');
+INSERT INTO boots (id, label, collected_at, source, completeness, uuid)
+VALUES (2, 'synthetic-@EDGES@', datetime('now'), 'proc-dir', 'complete',
+	lower(hex(randomblob(16))));
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
 			WHERE i < @EDGES@ / 4)
 INSERT INTO classes (id, boot_id, name, usage_bits, identity)

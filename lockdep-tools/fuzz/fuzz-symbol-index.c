@@ -2,10 +2,11 @@
 /*
  * libFuzzer harness of the symbol index file (src/symbolise/index.h), as
  * a hostile cache directory would hold it: the header's magic, version,
- * size, build id and CRC are made right, so every input reaches the
- * structural checks of invariant (2); an index they let through must
- * answer any address without reading outside the file (ASan) and with
- * strings and chains that end.
+ * size, build id, binary identity, table layout (the input's counts,
+ * cut to what the input holds) and CRC are made right, so every input
+ * reaches the structural checks of invariant (4); an index they let
+ * through must answer any address without reading outside the file
+ * (ASan) and with strings and chains that end.
  */
 #include <fcntl.h>
 #include <string.h>
@@ -17,6 +18,15 @@
 #include "symbolise/index.h"
 
 static char dir[] = "/tmp/ldt-fuzz-index.XXXXXX";
+static const struct sym_elf_identity elf = { .size = 1, .crc = 2 };
+static const size_t elem_size[SYM_IX_NR] = {
+	[SYM_IX_SYMS] = sizeof(struct sym_index_sym),
+	[SYM_IX_BY_NAME] = sizeof(uint32_t),
+	[SYM_IX_STARTS] = sizeof(uint64_t),
+	[SYM_IX_VALS] = sizeof(struct sym_index_val),
+	[SYM_IX_INLS] = sizeof(struct sym_index_inl),
+	[SYM_IX_STRINGS] = 1,
+};
 
 /* libFuzzer ends with exit(): no directory left in /tmp per run */
 static void remove_dir(void)
@@ -38,10 +48,25 @@ static void write_index(const uint8_t *data, size_t size)
 	int fd;
 
 	FUZZ_CHECK(buf != NULL);
+	size_t off = (sizeof(h) + 7) & ~(size_t)7;
+
 	memcpy(buf, data, size);
 	memcpy(&h, buf, sizeof(h));
 	memcpy(h.magic, SYM_INDEX_MAGIC, sizeof(h.magic));
 	h.version = SYM_INDEX_VERSION;
+	h.elf = elf;
+	/* the writer's layout, each count cut to the bytes left */
+	for (int i = 0; i < SYM_IX_NR; i++) {
+		size_t left = off <= size ? size - off : 0;
+
+		h.table[i].off = off;
+		if (h.table[i].nr > left / elem_size[i])
+			h.table[i].nr = left / elem_size[i];
+		off = (off + h.table[i].nr * elem_size[i] + 7) & ~(size_t)7;
+	}
+	if (off > size)
+		off = size;	/* refused: the last table does not fit */
+	size = off;
 	h.size = size;
 	memset(h.build_id, 0, sizeof(h.build_id));
 	strcpy(h.build_id, "00");
@@ -72,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < sizeof(struct sym_index_header))
 		return 0;
 	write_index(data, size);
-	ix = sym_index_open(dir, "00");
+	ix = sym_index_open(dir, "00", &elf);
 	if (!ix)
 		return 0;
 	sym_index_symbols(ix, &b);

@@ -9,9 +9,10 @@
  * scan of every boot's rows, and packs them only if they are all of B's
  * rows (a count through dependencies_boot). The triggers of schema
  * version 10 drop the pack whenever a row of B's dependencies or classes
- * is inserted, replaced, changed or deleted; the header's class count,
- * class ids and row count let a reader find a pack that outlived a
- * change the triggers did not see.
+ * is inserted, replaced, changed or deleted. A pack is a cache, never
+ * trusted over the rows: store-graph.c checks the header's class count
+ * and ids against the boot, and the pack's rows against the boot's rows
+ * (dep_pack_next()), before it reads one.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -234,28 +235,48 @@ static void decode(const struct dep_pack *p, const unsigned char *rec,
 		r->dep_bits = *rec == NULL_U8 ? -1 : *rec;
 }
 
+void dep_pack_cursor_init(struct dep_pack_cursor *c, const struct dep_pack *p,
+			  struct dep_pack_src *src)
+{
+	c->p = p;
+	c->src = src;
+	c->left = p->nr;
+	c->at = c->in_buf = 0;
+	c->off = DEP_PACK_HEADER;
+	src->unreadable = false;
+}
+
+int dep_pack_next(struct dep_pack_cursor *c, struct dep_pack_row *row)
+{
+	size_t per = c->src->chunk / c->p->row_size, n;
+
+	if (c->at == c->in_buf) {
+		if (!c->left)
+			return 0;
+		n = c->left < per ? c->left : per;
+		if (src_read(c->src, n * c->p->row_size, c->off))
+			return -1;
+		c->off += n * c->p->row_size;
+		c->left -= n;
+		c->in_buf = n;
+		c->at = 0;
+	}
+	decode(c->p, c->src->buf + c->at++ * c->p->row_size, row);
+	return 1;
+}
+
 int dep_pack_each(const struct dep_pack *p, struct dep_pack_src *src,
 		  int (*fn)(const struct dep_pack_row *r, void *data),
 		  void *data)
 {
-	size_t per = src->chunk / p->row_size, i, n, left = p->nr;
-	size_t off = DEP_PACK_HEADER;
+	struct dep_pack_cursor c;
 	struct dep_pack_row row;
-	int ret = 0;
+	int rc = 0, ret = 0;
 
-	src->unreadable = false;
-	while (left && !ret) {
-		n = left < per ? left : per;
-		if (src_read(src, n * p->row_size, off))
-			return -1;
-		for (i = 0; i < n && !ret; i++) {
-			decode(p, src->buf + i * p->row_size, &row);
-			ret = fn(&row, data);
-		}
-		off += n * p->row_size;
-		left -= n;
-	}
-	return ret;
+	dep_pack_cursor_init(&c, p, src);
+	while (!ret && (rc = dep_pack_next(&c, &row)) > 0)
+		ret = fn(&row, data);
+	return ret ? ret : rc;
 }
 
 /* ---- the writer ---- */

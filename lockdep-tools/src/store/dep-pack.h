@@ -23,7 +23,8 @@
  * A blob is untrusted like every byte of the database: the reader checks
  * the magic, the version, the flags, that the length is exactly the
  * header and nr rows, and the CRC, before any row is used; its caller
- * checks the boot's rows and classes against the header.
+ * checks the boot's classes against the header and its rows against
+ * the pack's (a forged pack may have a valid CRC).
  */
 #ifndef STORE_DEP_PACK_H
 #define STORE_DEP_PACK_H
@@ -114,6 +115,22 @@ const char *dep_pack_check_crc(const struct dep_pack *p,
 
 /* dep_pack_header() and then dep_pack_check_crc(). */
 const char *dep_pack_verify(struct dep_pack *p, struct dep_pack_src *src);
+
+/* The rows of a pack one at a time: dep_pack_cursor_init(), then next. */
+struct dep_pack_cursor {
+	const struct dep_pack *p;
+	struct dep_pack_src *src;
+	size_t left;		/* rows not yet read into src->buf */
+	size_t in_buf, at;	/* rows in src->buf, the next one's index */
+	size_t off;		/* of the next read in the blob */
+};
+
+/* A cursor on the rows of the pack @p (checked by dep_pack_verify()). */
+void dep_pack_cursor_init(struct dep_pack_cursor *c, const struct dep_pack *p,
+			  struct dep_pack_src *src);
+
+/* The next row into @row: 1, 0 after the last, -1 with unreadable set. */
+int dep_pack_next(struct dep_pack_cursor *c, struct dep_pack_row *row);
 
 /*
  * Each row of the pack @p (checked by dep_pack_verify()) to @fn, read

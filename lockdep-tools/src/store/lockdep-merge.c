@@ -6,6 +6,7 @@
  * is the command line and the one line per source.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,9 +35,14 @@ static void print_help(void)
 	      "  -h, --help      show this help\n"
 	      "\n"
 	      "Prints per source: \"SOURCE: N boots, M added\".\n"
+	      "A SOURCE is only read; one that is --db itself is refused, and\n"
+	      "so is a boot without a uuid or with another boot's (uuids\n"
+	      "compare case-insensitively), each named on standard error.\n"
+	      "\n"
 	      "Exit status: 0 every source merged, 1 partial: some source\n"
-	      "(named on standard error) failed, the others merged, 2 the\n"
-	      "database or every source failed, 64 usage error.\n",
+	      "or boot (named on standard error) refused or failed, the\n"
+	      "others merged, 2 the database or every source failed, 64\n"
+	      "usage error.\n",
 	      stdout);
 }
 
@@ -51,7 +57,7 @@ int main(int argc, char **argv)
 	struct store_merge_result r;
 	const char *db = NULL;
 	struct store *st;
-	bool quiet = false;
+	bool quiet = false, refused = false;
 	int c, i, failed = 0;
 
 	cli_init(argv[0], usage_line);
@@ -74,6 +80,8 @@ int main(int argc, char **argv)
 		return cli_usage_error("--db is required");
 	if (optind == argc)
 		return cli_usage_error("no source database to merge");
+	/* a file size limit must fail the source's write (and say so), not kill us */
+	signal(SIGXFSZ, SIG_IGN);
 	st = store_open(db, 0);
 	if (!st)
 		return EXIT_FATAL;
@@ -82,6 +90,7 @@ int main(int argc, char **argv)
 			failed++;
 			continue;
 		}
+		refused |= r.refused > 0;
 		if (quiet)
 			continue;
 		/* a file name may hold anything a terminal acts on */
@@ -91,6 +100,6 @@ int main(int argc, char **argv)
 	}
 	store_close(st);
 	/* as lockdep-report(1) with inputs it cannot read: partial */
-	return cli_exit(!failed ? EXIT_OK : failed < argc - optind ?
-			EXIT_PARTIAL : EXIT_FATAL);
+	return cli_exit(!failed ? (refused ? EXIT_PARTIAL : EXIT_OK) :
+			failed < argc - optind ? EXIT_PARTIAL : EXIT_FATAL);
 }

@@ -572,11 +572,10 @@ static const char migration_10[] =
  * written under. SQLite bumps the cookie on every change of the schema,
  * dropping a trigger included, so a pack whose stamp is the cookie of
  * now has had the triggers of version 10 watching its boot ever since
- * it was written: the reader takes its header as the truth and skips
- * counting the boot's rows (a million index entries for a million
- * dependencies: a sixth of a graph's load). Any other pack, unstamped
- * or from before a schema change (VACUUM too), is still checked against
- * the rows. Every migration changes the cookie: the last one a database
+ * it was written: the reader compares only its ids with the rows' (an
+ * index scan; the pack itself may be forged) and takes its other fields
+ * as the rows'. Any other pack, unstamped or from before a schema
+ * change (VACUUM too), is compared with the rows field by field. Every migration changes the cookie: the last one a database
  * goes through writes its packs anew, stamped (store_pack_restamp()).
  */
 static const char migration_11[] =

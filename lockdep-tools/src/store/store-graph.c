@@ -303,13 +303,124 @@ static int pack_dep(const struct dep_pack_row *row, void *data)
 }
 
 /*
+ * The rows of a boot against its pack (ldt_pack_agrees(), an aggregate
+ * over the rows in primary key order, the pack's order): each row must
+ * be the pack's next one and the pack end with them. With two arguments
+ * (from_class, to_class) only the ids are compared, with six every
+ * field of the pack.
+ */
+struct pack_check {
+	struct dep_pack_cursor c;
+	int64_t lo;
+	bool bad;
+};
+
+static bool is_int(sqlite3_value *v, int64_t want)
+{
+	return sqlite3_value_type(v) == SQLITE_INTEGER &&
+	       sqlite3_value_int64(v) == want;
+}
+
+/* An optional field: NULL as the pack's -1 */
+static bool is_opt(sqlite3_value *v, int64_t want)
+{
+	return want < 0 ? sqlite3_value_type(v) == SQLITE_NULL :
+			  is_int(v, want);
+}
+
+static void pack_check_step(sqlite3_context *ctx, int argc,
+			    sqlite3_value **argv)
+{
+	struct pack_check *k = ((struct store *)sqlite3_user_data(ctx))->pack_check;
+	struct dep_pack_row row;
+
+	if (!k) {
+		sqlite3_result_error(ctx, "no pack to check", -1);
+		return;
+	}
+	if (k->bad)
+		return;
+	k->bad = dep_pack_next(&k->c, &row) <= 0 ||
+		 !is_int(argv[0], k->lo + row.from) ||
+		 !is_int(argv[1], k->lo + row.to) ||
+		 (argc > 2 && (!is_opt(argv[2], row.dep_bits) ||
+			       !is_opt(argv[3], row.distance) ||
+			       !is_opt(argv[4], row.trace_id) ||
+			       sqlite3_value_type(argv[5]) != SQLITE_NULL));
+}
+
+static void pack_check_final(sqlite3_context *ctx)
+{
+	struct pack_check *k = ((struct store *)sqlite3_user_data(ctx))->pack_check;
+	struct dep_pack_row row;
+
+	sqlite3_result_int(ctx, k && !k->bad && !dep_pack_next(&k->c, &row));
+}
+
+int store_graph_functions(struct store *st)
+{
+	/* on the store, not a pack: made while no statement is active */
+	if (sqlite3_create_function(st->db, "ldt_pack_agrees", 2, SQLITE_UTF8,
+				    st, NULL, pack_check_step,
+				    pack_check_final) ||
+	    sqlite3_create_function(st->db, "ldt_pack_agrees", 6, SQLITE_UTF8,
+				    st, NULL, pack_check_step,
+				    pack_check_final))
+		return store_fail(st, "unable to configure");
+	return 0;
+}
+
+/*
+ * Whether the pack @p of boot @boot is its rows: 1, 0, or -1 on an
+ * SQLite error (src->unreadable set if the pack could not be read).
+ * @ids_only: every row of the boot, through dependencies_boot (which
+ * holds the ids: no row is read), against the pack's ids; else every
+ * field of the rows in the pack's class range (the caller checked that
+ * the boot has no others: the row count).
+ */
+static int pack_agrees(struct store *st, int64_t boot, const struct dep_pack *p,
+		       struct dep_pack_src *src, bool ids_only)
+{
+	struct pack_check k = { .lo = p->lo };
+	sqlite3_stmt *s = NULL;
+	int ret = -1;
+
+	dep_pack_cursor_init(&k.c, p, src);
+	st->pack_check = &k;
+	if (sqlite3_prepare_v2(st->db, ids_only ?
+			       "SELECT ldt_pack_agrees(from_class, to_class)"
+			       " FROM dependencies WHERE boot_id = ?1" :
+			       "SELECT ldt_pack_agrees(from_class, to_class,"
+			       " dep_bits, distance, trace_id, trace)"
+			       " FROM dependencies WHERE from_class BETWEEN ?2"
+			       /* the primary key's range, in its order */
+			       " AND ?3 AND +boot_id = ?1", -1, &s, NULL))
+		goto out;
+	sqlite3_bind_int64(s, 1, boot);
+	if (!ids_only) {
+		sqlite3_bind_int64(s, 2, p->lo);
+		sqlite3_bind_int64(s, 3, p->hi);
+	}
+	if (sqlite3_step(s) == SQLITE_ROW)
+		ret = sqlite3_column_int(s, 0);
+out:
+	sqlite3_finalize(s);
+	st->pack_check = NULL;	/* this stack frame's */
+	return ret;
+}
+
+/*
  * Boot @boot's dependencies from its pack: 0, -1 or @fn's return (any
- * value). If it has no pack or a damaged or stale one, *@rows is set
- * and 0 returned: the caller reads its rows. Nothing reaches @fn before
- * the pack's header was checked against the boot's classes and rows as
- * they are (unless the pack is stamped with the schema cookie of now:
- * the triggers saw every change since it was written, schema.c's version
- * 11), and then the whole pack against its CRC.
+ * value). If it has no pack or a damaged one, *@rows is set and 0
+ * returned: the caller reads its rows. A pack is a cache, never trusted
+ * over the rows: nothing reaches @fn before its header was checked
+ * against the boot's classes, the whole pack against its CRC, and the
+ * pack against the rows. A pack stamped with the schema cookie of now
+ * had the triggers watching its boot since it was written (schema.c's
+ * version 11): its ids and row count are compared with the rows' (an
+ * index scan: a pack written anew with a valid CRC and a row added,
+ * dropped or changed is not read), its other fields are taken as the
+ * rows'. Any other pack (a trigger was away) is compared field by field.
  */
 static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 		     bool *rows)
@@ -321,7 +432,7 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 	struct dep_pack p;
 	const char *why = NULL;
 	int64_t v[4];
-	int rc, ret = 0, fresh = 0;
+	int rc, ret = 0, fresh = 0, agrees;
 
 	*rows = false;
 	if (sqlite3_prepare_v2(st->db, "SELECT typeof(pack) = 'blob',"
@@ -347,20 +458,21 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 	if (why)
 		goto damaged;
 	/*
-	 * Stamped under another schema (the triggers may have been away):
-	 * the boot as it is now, each count through an index
-	 * (classes_boot_name, dependencies_boot)
+	 * The boot as it is now, each count through an index
+	 * (classes_boot_name, dependencies_boot; a fresh pack's row count
+	 * comes with the comparison of its ids)
 	 */
-	if (!fresh) {
-		if (store_query_boot(st, "SELECT min(id), max(id), count(*),"
-				     " (SELECT count(*) FROM dependencies"
-				     " WHERE boot_id = ?1)"
-				     " FROM classes WHERE boot_id = ?1", boot, v, 4))
-			return store_fail(st, "unable to read");
-		if (v[0] < 0) {
-			why = "its boot has no classes";
-			goto damaged;
-		}
+	if (store_query_boot(st, fresh ? "SELECT min(id), max(id), count(*)"
+			     " FROM classes WHERE boot_id = ?1" :
+			     "SELECT min(id), max(id), count(*),"
+			     " (SELECT count(*) FROM dependencies"
+			     " WHERE boot_id = ?1)"
+			     " FROM classes WHERE boot_id = ?1", boot, v,
+			     fresh ? 3 : 4))
+		return store_fail(st, "unable to read");
+	if (v[0] < 0) {
+		why = "its boot has no classes";
+		goto damaged;
 	}
 	if (sqlite3_blob_open(st->db, "main", "dependency_packs", "pack", boot,
 			      0, &b)) {
@@ -372,8 +484,8 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 	src.buf = buf = xmalloc(src.chunk);
 	why = dep_pack_header(&p, &src);
 	/* the boot as it is now, not as it was packed: stale */
-	if (!why && !fresh && (p.lo != v[0] || p.hi != v[1] ||
-			       p.classes != v[2] || p.nr != v[3]))
+	if (!why && (p.lo != v[0] || p.hi != v[1] || p.classes != v[2] ||
+		     (!fresh && p.nr != v[3])))
 		why = "it does not match its boot's classes and dependencies";
 	/* base + an offset fits: what the writer packs (dep_pack_ids_fit) */
 	if (!why && !dep_pack_ids_fit(p.lo, p.hi))
@@ -382,6 +494,14 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 	if (!why)
 		why = dep_pack_check_crc(&p, &src);
 	if (!why) {
+		agrees = pack_agrees(st, boot, &p, &src, fresh);
+		if (agrees < 0 && !src.unreadable)
+			ret = store_fail(st, "unable to read");
+		else if (agrees <= 0)
+			why = src.unreadable ? "unreadable" :
+			      "its rows are not its boot's dependencies";
+	}
+	if (!why && !ret) {
 		r->d.boot_id = boot;
 		r->base = p.lo;
 		ret = dep_pack_each(&p, &src, pack_dep, r);
@@ -390,7 +510,7 @@ static int read_pack(struct store *st, int64_t boot, struct dep_reader *r,
 	}
 	sqlite3_blob_close(b);
 	free(buf);
-	if (!why)
+	if (!why || ret)
 		return ret;
 damaged:
 	warning("'%s': the dependency pack of boot %" PRId64 " is damaged (%s); reading its rows instead",

@@ -42,13 +42,24 @@ struct store {
 	sqlite3 *db;
 	char *path;
 	bool read_only;
+	bool immutable;		/* read without locks (store_needs_immutable()) */
 	int64_t boot_id;	/* the open boot, 0 if none */
 	struct class_map *classes;	/* store-proc.c: the open boot's */
 	/* per-boot row counters of the tables keyed by (boot_id, idx) */
 	long long nr_chains, nr_stats, nr_lock_stat, nr_points, nr_selftest;
 	long long nr_events;
 	sqlite3_stmt *stmt[ST_NR];
+	struct pack_check *pack_check;	/* store-graph.c: being checked */
 };
+
+/* "file:@path?@query", @path percent-encoded as RFC 3986 wants. */
+char *store_uri(const char *path, const char *query);
+
+/*
+ * The SQL functions store-graph.c's queries use, on a new connection: 0,
+ * or -1 after an error was printed.
+ */
+int store_graph_functions(struct store *st);
 
 /* Print "@what '@path': sqlite's message" and return -1. */
 int store_fail(struct store *st, const char *what);

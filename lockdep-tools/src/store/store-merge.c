@@ -199,7 +199,7 @@ static int copy_table(struct merge *m, const char *table)
 		if (!strcmp(table, "boots") && !strcmp(c, "uuid"))
 			/* a copy of a boot we hold: deleted before the commit */
 			strbuf_addstr(&sel, "iif(id IN (SELECT id FROM temp.merge_dup),"
-				      " NULL, uuid)");
+				      " NULL, lower(uuid))");
 		else if (off)
 			strbuf_addf(&sel, "\"%s\" + %lld", c, off);
 		else
@@ -254,6 +254,59 @@ static int copy_tables(struct merge *m)
 	return ret;
 }
 
+/*
+ * The source's boots not to copy, into temp.merge_dup: those whose uuid
+ * (compared as lowercase hex, as the writers store it) @st holds or an
+ * earlier boot of the source has, and those without one. A uuid held by
+ * a boot that is not this one (another collection time, label, source
+ * or kernel) is a claim, and a boot without a uuid has no identity that
+ * would keep a second merge from copying it again: both are named and
+ * counted as refused.
+ */
+static int find_dups(struct merge *m, struct store_merge_result *r)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (exec(m, "CREATE TEMP TABLE merge_dup AS"
+		 " SELECT d.*, (SELECT count(*) FROM main.boots b"
+		 "  WHERE b.id = d.held AND b.collected_at IS d.collected_at"
+		 "  AND b.label IS d.label AND b.source IS d.source"
+		 "  AND b.build_id IS d.build_id) AS same"
+		 " FROM (SELECT s.id, s.uuid, s.collected_at, s.label, s.source,"
+		 "  s.build_id, (SELECT min(b.id) FROM main.boots b"
+		 "   WHERE lower(b.uuid) = lower(s.uuid)) AS held,"
+		 "  (SELECT min(o.id) FROM src.boots o WHERE o.id < s.id"
+		 "   AND lower(o.uuid) = lower(s.uuid)) AS twin"
+		 "  FROM src.boots s) d"
+		 " WHERE d.uuid IS NULL OR trim(d.uuid) = '' OR d.held IS NOT NULL"
+		 " OR d.twin IS NOT NULL", "unable to read"))
+		return -1;
+	if (sqlite3_prepare_v2(m->st->db, "SELECT id, uuid, held, twin,"
+			       " uuid IS NULL OR trim(uuid) = ''"
+			       " FROM temp.merge_dup WHERE NOT same ORDER BY id",
+			       -1, &s, NULL))
+		return merge_fail(m, "unable to read");
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		r->refused++;
+		if (sqlite3_column_int(s, 4))
+			warning("'%s': boot %lld has no uuid, so no identity that would keep another merge from adding it again: refused",
+				m->path, sqlite3_column_int64(s, 0));
+		else if (sqlite3_column_type(s, 3) != SQLITE_NULL)
+			warning("'%s': boot %lld claims the uuid of the source's boot %lld: refused",
+				m->path, sqlite3_column_int64(s, 0),
+				sqlite3_column_int64(s, 3));
+		else
+			warning("'%s': boot %lld claims the uuid of boot %lld of '%s', another boot: refused",
+				m->path, sqlite3_column_int64(s, 0),
+				sqlite3_column_int64(s, 2), store_path(m->st));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return merge_fail(m, "unable to read");
+	return 0;
+}
+
 static int merge_locked(struct merge *m, struct store_merge_result *r)
 {
 	struct strbuf sql = STRBUF_INIT;
@@ -261,9 +314,7 @@ static int merge_locked(struct merge *m, struct store_merge_result *r)
 	long long v, last;
 	int ret;
 
-	if (exec(m, "CREATE TEMP TABLE merge_dup AS SELECT id FROM src.boots"
-		 " WHERE uuid IN (SELECT uuid FROM main.boots)", "unable to read") ||
-	    query_ll(m, "SELECT count(*) FROM src.boots", &v))
+	if (find_dups(m, r) || query_ll(m, "SELECT count(*) FROM src.boots", &v))
 		return -1;
 	r->boots = (size_t)v;
 	if (query_ll(m, "SELECT count(*) FROM temp.merge_dup", &v))
@@ -288,15 +339,38 @@ static int merge_locked(struct merge *m, struct store_merge_result *r)
 	return ret;
 }
 
+/*
+ * ATTACH @path read-only, without locks where store_open() found it
+ * needs none (a source in a directory we may not write: no -shm file).
+ */
+static int attach(struct merge *m, bool immutable)
+{
+	char *uri = store_uri(m->path, immutable ? "mode=ro&immutable=1" :
+			      "mode=ro");
+	sqlite3_stmt *s;
+	int ret;
+
+	if (sqlite3_prepare_v2(m->st->db, "ATTACH DATABASE ?1 AS src", -1, &s,
+			       NULL)) {
+		free(uri);
+		return merge_fail(m, "unable to attach");
+	}
+	sqlite3_bind_text(s, 1, uri, -1, SQLITE_STATIC);
+	ret = sqlite3_step(s) == SQLITE_DONE ? 0 : merge_fail(m, "unable to attach");
+	sqlite3_finalize(s);
+	free(uri);
+	return ret;
+}
+
 int store_merge(struct store *st, const char *path,
 		struct store_merge_result *r)
 {
 	struct merge m = { .st = st, .path = path };
-	struct stat sb;
+	struct stat sb, db;
 	struct store *src;
-	sqlite3_stmt *s;
 	long long v;
 	size_t i;
+	bool immutable;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -306,18 +380,19 @@ int store_merge(struct store *st, const char *path,
 	/* ATTACH would create a missing file: say so instead */
 	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
 		return error("unable to merge '%s': not a database file", path);
+	/* else its read would wait for our own write lock, then fail */
+	if (!stat(store_path(st), &db) && db.st_dev == sb.st_dev &&
+	    db.st_ino == sb.st_ino)
+		return error("unable to merge '%s' into '%s': it is that database itself",
+			     path, store_path(st));
 	/* a database of this schema version, or a clear error */
 	src = store_open(path, STORE_READ_ONLY);
 	if (!src)
 		return -1;
+	immutable = src->immutable;
 	store_close(src);
 
-	if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ?1 AS src", -1, &s, NULL))
-		return merge_fail(&m, "unable to attach");
-	sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
-	ret = sqlite3_step(s) == SQLITE_DONE ? 0 : merge_fail(&m, "unable to attach");
-	sqlite3_finalize(s);
-	if (ret)
+	if (attach(&m, immutable))
 		return -1;
 	ret = query_ll(&m, "PRAGMA src.user_version", &v);
 	if (!ret && v != store_nr_migrations)

@@ -8,7 +8,10 @@
  * Guarantees:
  *  (1) A boot is known by its uuid (boots.uuid, lockdep-db(5)), which the
  *      copy keeps: a boot the database already holds is not copied again,
- *      so merging a file twice adds nothing.
+ *      so merging a file twice adds nothing. Uuids compare as lowercase
+ *      hex, and are copied so. A boot without a uuid, or with that of
+ *      another boot (another collection time, label, source or kernel),
+ *      is refused with a warning: it has no identity of its own.
  *  (2) Each source file is one write transaction: all of its new boots,
  *      or (after an error, a damaged file) none of them.
  *  (3) The transaction is BEGIN IMMEDIATE under the store's busy timeout,
@@ -18,6 +21,8 @@
  *      refers to a renumbered id (found from the schema's foreign keys,
  *      not listed here) moves with it, so a table added by a later
  *      migration is copied without a change here.
+ *  (5) A source is only read: ATTACHed read-only, and without locks
+ *      where store_open() reads it so (a directory we may not write).
  */
 #ifndef STORE_STORE_MERGE_H
 #define STORE_STORE_MERGE_H
@@ -29,6 +34,8 @@
 struct store_merge_result {
 	size_t boots;		/* boots in the source */
 	size_t added;		/* ... copied (the others were there) */
+	size_t refused;		/* ... not copied, each named in a warning:
+				 * no uuid, or another boot's */
 };
 
 /*

@@ -389,7 +389,8 @@ static int store_configure(struct store *st)
 	int v;
 
 	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
-	if (store_exec(st, "PRAGMA foreign_keys = ON", "configure"))
+	if (store_exec(st, "PRAGMA foreign_keys = ON", "configure") ||
+	    store_graph_functions(st))
 		return -1;
 	if (store_read_version(st, &v))
 		return -1;
@@ -441,8 +442,7 @@ static bool store_needs_immutable(struct store *st)
 	return ret;
 }
 
-/* "file:PATH?immutable=1", PATH percent-encoded as RFC 3986 wants. */
-static char *store_immutable_uri(const char *path)
+char *store_uri(const char *path, const char *query)
 {
 	static const char hex[] = "0123456789abcdef";
 	struct strbuf sb = STRBUF_INIT;
@@ -458,7 +458,7 @@ static char *store_immutable_uri(const char *path)
 			strbuf_addch(&sb, hex[*p & 15]);
 		}
 	}
-	strbuf_addstr(&sb, "?immutable=1");
+	strbuf_addf(&sb, "?%s", query);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -477,17 +477,21 @@ struct store *store_open(const char *path, unsigned int flags)
 	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
 	st->read_only = flags & STORE_READ_ONLY;
-	/* one connection per thread: no mutex around every column read */
+	/*
+	 * One connection per thread: no mutex around every column read.
+	 * URIs on whatever SQLite's build says: ATTACH takes a source
+	 * read-only through one (store-merge.c).
+	 */
 	oflags = (st->read_only ? SQLITE_OPEN_READONLY :
 		  SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-		 SQLITE_OPEN_NOMUTEX;
+		 SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
 	if (sqlite3_open_v2(path, &st->db, oflags, NULL) != SQLITE_OK)
 		goto fail;
 	if (st->read_only && store_needs_immutable(st)) {
 		sqlite3_close(st->db);
-		uri = store_immutable_uri(path);
-		if (sqlite3_open_v2(uri, &st->db, oflags | SQLITE_OPEN_URI,
-				    NULL) != SQLITE_OK) {
+		uri = store_uri(path, "immutable=1");
+		st->immutable = true;
+		if (sqlite3_open_v2(uri, &st->db, oflags, NULL) != SQLITE_OK) {
 			free(uri);
 			goto fail;
 		}

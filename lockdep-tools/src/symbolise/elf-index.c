@@ -167,13 +167,14 @@ struct sym_binary *sym_binary_open(const char *path, const char *cache_dir,
 {
 	struct sym_binary *b = xcalloc(1, sizeof(*b));
 	bool indexable = false, own_dwarf = false;
+	struct sym_elf_identity elf;
 	char *id = NULL;
 
 	b->path = xstrdup(path);
-	if (cache_dir && sym_file_identity(path, &id, &own_dwarf))
+	if (cache_dir && sym_file_identity(path, &id, &own_dwarf, &elf))
 		indexable = id && own_dwarf;
 	if (indexable) {
-		b->index = sym_index_open(cache_dir, id);
+		b->index = sym_index_open(cache_dir, id, &elf);
 		if (b->index) {
 			b->build_id = id;
 			sym_index_symbols(b->index, b);

@@ -167,7 +167,7 @@ static uint32_t chain_of(struct builder *bd, const struct ldr_frame *f,
 
 	if (k == f->nr_inl)
 		return SYM_IX_NONE;
-	l.next = chain_of(bd, f, k + 1);	/* below ours: index.h (2) */
+	l.next = chain_of(bd, f, k + 1);	/* below ours: index.h (4) */
 	l.func = string_of(bd, f->inl[k].func);
 	l.file = string_of(bd, f->inl[k].file);
 	l.line = f->inl[k].line;
@@ -282,12 +282,15 @@ bool sym_index_build(struct sym_binary *b, const char *dir)
 {
 	struct builder bd = { .b = b, .strings = STRBUF_INIT };
 	struct sym_index_image img = { 0 };
-	bool ok = false;
+	char *id = NULL;
+	bool ok = false, own_dwarf;
 	size_t i;
 
+	/* the identity of the file the DWARF was read from, as it is now */
 	if (!b->dwarf || !b->build_id ||
 	    strlen(b->build_id) >= sizeof(img.h.build_id) ||
-	    !collect_points(&bd))
+	    !sym_file_identity(b->path, &id, &own_dwarf, &img.h.elf) ||
+	    !id || strcmp(id, b->build_id) || !collect_points(&bd))
 		goto out;
 	qsort(bd.points.v, bd.points.nr, sizeof(*bd.points.v), cmp_u64);
 	for (i = 0; i < bd.points.nr; i++)
@@ -310,6 +313,7 @@ bool sym_index_build(struct sym_binary *b, const char *dir)
 	free(img.table[SYM_IX_SYMS]);
 	free(img.table[SYM_IX_BY_NAME]);
 out:
+	free(id);
 	free(bd.points.v);
 	strbuf_release(&bd.strings);
 	free(bd.str_off);

@@ -12,17 +12,25 @@
  * both miss build it once: the first takes @dir/BUILD_ID.lock (flock,
  * before it forks, so a waiter sees the build as soon as the run ends),
  * the second finds it taken and leaves the build to it.
+ *
+ * The directory is trusted with answers, so it must be its user's alone
+ * (index.h): one owned by another user or writable by a group or others
+ * is refused, as ssh and git refuse such files, and the run goes on
+ * without a cache. Its files are opened with O_NOFOLLOW: a link planted
+ * as BUILD_ID.lock must not make us create or lock its target.
  */
 #include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "symbolise/binary.h"
 #include "symbolise/index.h"
@@ -56,23 +64,28 @@ char *symbolise_cache_dir(const char *dir)
 	return strbuf_detach(&sb, NULL);
 }
 
-bool sym_file_identity(const char *path, char **build_id, bool *own_dwarf)
+bool sym_file_identity(const char *path, char **build_id, bool *own_dwarf,
+		       struct sym_elf_identity *ident)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	const unsigned char *bits;
 	Elf_Scn *scn = NULL;
+	GElf_Ehdr ehdr;
 	size_t shstrndx;
+	struct stat st;
 	ssize_t len;
+	uLong crc;
 	Elf *elf;
 
 	*build_id = NULL;
 	*own_dwarf = false;
+	memset(ident, 0, sizeof(*ident));
 	if (fd < 0)
 		return false;
 	elf_version(EV_CURRENT);
 	elf = dwelf_elf_begin(fd);
-	if (!elf || elf_kind(elf) != ELF_K_ELF ||
-	    elf_getshdrstrndx(elf, &shstrndx)) {
+	if (!elf || elf_kind(elf) != ELF_K_ELF || fstat(fd, &st) ||
+	    !gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx)) {
 		elf_end(elf);
 		close(fd);
 		return false;
@@ -83,23 +96,49 @@ bool sym_file_identity(const char *path, char **build_id, bool *own_dwarf)
 		for (ssize_t i = 0; i < len; i++)
 			sprintf(*build_id + 2 * i, "%02x", bits[i]);
 	}
+	ident->size = (uint64_t)st.st_size;
+	crc = crc32_z(0, (const void *)&ehdr, sizeof(ehdr));
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr shdr;
 		const char *name;
 
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
-		    !shdr.sh_size)
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		crc = crc32_z(crc, (const void *)&shdr, sizeof(shdr));
+		if (shdr.sh_type == SHT_NOBITS || !shdr.sh_size)
 			continue;
 		name = elf_strptr(elf, shstrndx, shdr.sh_name);
 		if (name && !strcmp(name, ".debug_info"))
 			*own_dwarf = true;
 	}
+	ident->crc = (uint32_t)crc;
 	elf_end(elf);
 	close(fd);
 	return true;
 }
 
-static bool make_dir(const char *dir)
+char *sym_cache_dir_refused(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+
+	if (stat(dir, &st))
+		return NULL;	/* not there: sym_cache_dir_make() makes it */
+	if (!S_ISDIR(st.st_mode))
+		strbuf_addstr(&sb, "is not a directory");
+	else if (st.st_uid != geteuid())
+		strbuf_addf(&sb, "is owned by uid %u, not by this user (uid %u)",
+			    (unsigned int)st.st_uid, (unsigned int)geteuid());
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+		strbuf_addf(&sb, "may be written by %s (mode %04o)",
+			    st.st_mode & S_IWOTH ? "others" : "its group",
+			    (unsigned int)(st.st_mode & 07777));
+	else
+		return NULL;
+	return strbuf_detach(&sb, NULL);
+}
+
+bool sym_cache_dir_make(const char *dir)
 {
 	struct strbuf sb = STRBUF_INIT;
 	bool ok = true;
@@ -115,7 +154,8 @@ static bool make_dir(const char *dir)
 		if (c && c != '/')
 			continue;
 		*p = '\0';
-		ok = !mkdir(sb.buf, 0777) || errno == EEXIST;
+		/* the cache itself for its user alone: sym_cache_dir_refused() */
+		ok = !mkdir(sb.buf, c ? 0777 : 0700) || errno == EEXIST;
 		*p = c;
 		if (!c)
 			break;
@@ -156,15 +196,20 @@ static void build_jobs(const char *dir, const struct sym_index_job *jobs,
 		       const bool *locked, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++) {
+		struct sym_elf_identity elf;
 		struct sym_index *ix;
 		struct sym_binary *b;
+		bool built, own_dwarf;
 		const char *err;
-		bool built;
+		char *id;
 
 		if (!locked[i])
 			continue;
 		/* built meanwhile by a run that held the lock before us */
-		ix = sym_index_open(dir, jobs[i].build_id);
+		if (!sym_file_identity(jobs[i].path, &id, &own_dwarf, &elf))
+			continue;
+		free(id);
+		ix = sym_index_open(dir, jobs[i].build_id, &elf);
 		built = ix != NULL;
 		sym_index_close(ix);
 		if (built)
@@ -176,24 +221,18 @@ static void build_jobs(const char *dir, const struct sym_index_job *jobs,
 	}
 }
 
-bool sym_index_build_background(const char *dir,
-				const struct sym_index_job *jobs, size_t nr,
-				const char **err)
+void sym_index_build_background(const char *dir,
+				const struct sym_index_job *jobs, size_t nr)
 {
 	int *fds = xcalloc(nr + 1, sizeof(*fds));
 	bool *locked = xcalloc(nr + 1, sizeof(*locked));
 	size_t nr_locked = 0;
 	pid_t pid;
 
-	if (!make_dir(dir)) {
-		*err = strerror(errno);
-		free(fds);
-		free(locked);
-		return false;
-	}
 	for (size_t i = 0; i < nr; i++) {
 		char *lock = sym_index_path(dir, jobs[i].build_id, ".lock");
-		int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+		int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+			      0666);
 
 		free(lock);
 		if (fd < 0)
@@ -222,5 +261,4 @@ bool sym_index_build_background(const char *dir,
 		close(fds[i]);
 	free(fds);
 	free(locked);
-	return true;
 }

@@ -5,7 +5,7 @@
  *
  * A cache file is not trusted: it may be truncated (a full disk), of
  * another version or build, damaged, or written by anyone who can write
- * the cache directory. Every check of index.h (1) and (2) is made once,
+ * the cache directory. Every check of index.h (1) to (4) is made once,
  * when the file is mapped, so the lookups need none: a file failing one
  * is never used, and its binary is read from its DWARF as without a
  * cache (and the file rebuilt).
@@ -133,19 +133,23 @@ static bool good_string(const struct sym_index *ix, uint32_t s, bool none)
 	return s < ix->nr[SYM_IX_STRINGS] || (none && s == SYM_IX_NONE);
 }
 
+/* index.h (2): the writer's layout, so no byte lies outside a table */
 static bool check_tables(struct sym_index *ix)
 {
 	const struct sym_index_header *h = ix->map;
-	size_t i;
+	size_t i, end = align8(sizeof(*h));
 
 	for (i = 0; i < SYM_IX_NR; i++) {
 		uint64_t off = h->table[i].off, nr = h->table[i].nr;
 
-		if (off % 8 || off < sizeof(*h) || off > ix->size ||
+		if (off != end || off > ix->size ||
 		    nr > (ix->size - off) / elem_size[i])
 			return false;
 		ix->nr[i] = nr;
+		end = align8(off + nr * elem_size[i]);
 	}
+	if (end != ix->size)
+		return false;
 	ix->syms = (const void *)((char *)ix->map + h->table[SYM_IX_SYMS].off);
 	ix->by_name = (const void *)((char *)ix->map +
 				     h->table[SYM_IX_BY_NAME].off);
@@ -188,25 +192,32 @@ static bool check_entries(const struct sym_index *ix)
 	return true;
 }
 
-/* index.h (1) and (2) */
-static bool check(struct sym_index *ix, const char *build_id)
+/* index.h (1) to (4), the whole file's CRC only after the cheap ones */
+static bool check(struct sym_index *ix, const char *build_id,
+		  const struct sym_elf_identity *elf)
 {
 	const struct sym_index_header *h = ix->map;
 
 	if (ix->size < sizeof(*h) || memcmp(h->magic, SYM_INDEX_MAGIC, 8) ||
 	    h->version != SYM_INDEX_VERSION || h->size != ix->size ||
 	    !memchr(h->build_id, '\0', sizeof(h->build_id)) ||
-	    strcasecmp(h->build_id, build_id))
+	    strcasecmp(h->build_id, build_id) ||
+	    h->elf.size != elf->size || h->elf.crc != elf->crc ||
+	    h->elf.pad)
 		return false;
-	return file_crc(ix->map, ix->size) == h->crc && check_tables(ix) &&
+	return check_tables(ix) && file_crc(ix->map, ix->size) == h->crc &&
 	       check_entries(ix);
 }
 
-struct sym_index *sym_index_open(const char *dir, const char *build_id)
+struct sym_index *sym_index_open(const char *dir, const char *build_id,
+				 const struct sym_elf_identity *elf)
 {
 	char *path = sym_index_path(dir, build_id, ".idx");
-	/* non-blocking: a FIFO put there must not hang the run */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/*
+	 * non-blocking: a FIFO put there must not hang the run; no link
+	 * followed: the index is the directory's own file
+	 */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 	struct sym_index *ix;
 	struct stat st;
 	void *map;
@@ -227,7 +238,7 @@ struct sym_index *sym_index_open(const char *dir, const char *build_id)
 	ix = xcalloc(1, sizeof(*ix));
 	ix->map = map;
 	ix->size = (size_t)st.st_size;
-	if (!check(ix, build_id)) {
+	if (!check(ix, build_id, elf)) {
 		sym_index_close(ix);
 		return NULL;
 	}

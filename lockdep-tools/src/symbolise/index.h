@@ -25,12 +25,25 @@
  *   SYM_IX_STRINGS  char[]                   NUL-terminated, last byte NUL
  *
  * Invariants, checked when a file is mapped (a file failing any is
- * refused and rebuilt, never used):
- *  (1) magic, version, size (the file's), build id (the binary's) and the
- *      CRC-32 of the whole file (crc field as 0) match.
- *  (2) Every table lies inside the file; every string offset is inside
- *      SYM_IX_STRINGS; every index is inside its table; an inline link's
- *      next is below its own index (chains end); starts[] increase.
+ * refused and rebuilt, never used), the cheap ones first, so that a
+ * file too large for its tables is refused before its CRC is computed:
+ *  (1) magic, version, size (the file's), build id (the binary's) and
+ *      the binary's identity (struct sym_elf_identity: the file the
+ *      index claims to describe, not another build or a stripped copy
+ *      with the same build id) match.
+ *  (2) The tables lie in the file one after the other as the writer
+ *      lays them out (each at the 8-byte boundary after the one before,
+ *      the file ending with the last): no byte is outside a table.
+ *  (3) The CRC-32 of the whole file (crc field as 0) matches.
+ *  (4) Every string offset is inside SYM_IX_STRINGS; every index is
+ *      inside its table; an inline link's next is below its own index
+ *      (chains end); starts[] increase.
+ *
+ * The CRC is no seal: anyone who may write the cache directory can
+ * write an index that passes every check, with wrong answers. So the
+ * directory is used only if it is its user's alone (owned by the user,
+ * writable by no group or other: sym_cache_dir_refused()), and every
+ * cache file is opened without following a symbolic link.
  */
 #ifndef SYMBOLISE_INDEX_H
 #define SYMBOLISE_INDEX_H
@@ -46,7 +59,7 @@ struct sym_binary;
 struct sym_entry;
 
 #define SYM_INDEX_MAGIC		"LDTSYMIX"
-#define SYM_INDEX_VERSION	1u
+#define SYM_INDEX_VERSION	2u
 #define SYM_IX_NONE		UINT32_MAX	/* no string, no link */
 #define SYM_IX_NO_UNIT		(UINT32_MAX - 1)	/* val.inl: no unit */
 
@@ -60,12 +73,24 @@ enum sym_ix_table {
 	SYM_IX_NR
 };
 
+/*
+ * Which file a binary is, cheaply: its size and the CRC-32 of its ELF
+ * header and section headers (where every section lies, and how large
+ * it is), which a rebuild, a strip or a change of the debug info moves.
+ */
+struct sym_elf_identity {
+	uint64_t size;
+	uint32_t crc;
+	uint32_t pad;		/* 0 */
+};
+
 struct sym_index_header {
 	char magic[8];
 	uint32_t version;
 	uint32_t crc;
 	uint64_t size;
 	char build_id[2 * ELF_NOTES_MAX_BUILD_ID + 8];
+	struct sym_elf_identity elf;	/* of the binary indexed */
 	struct {
 		uint64_t off, nr;
 	} table[SYM_IX_NR];
@@ -113,10 +138,12 @@ struct sym_index_image {
 bool sym_index_write(const struct sym_index_image *img, const char *dir);
 
 /*
- * Maps @dir/@build_id.idx if it passes every check above; NULL if it is
- * missing, stale or damaged (nothing said: the caller rebuilds it).
+ * Maps @dir/@build_id.idx if it passes every check above against the
+ * binary @elf; NULL if it is missing, stale or damaged (nothing said:
+ * the caller rebuilds it).
  */
-struct sym_index *sym_index_open(const char *dir, const char *build_id);
+struct sym_index *sym_index_open(const char *dir, const char *build_id,
+				 const struct sym_elf_identity *elf);
 void sym_index_close(struct sym_index *ix);
 
 /*
@@ -138,12 +165,26 @@ bool sym_index_build(struct sym_binary *b, const char *dir);
 char *sym_index_path(const char *dir, const char *build_id, const char *ext);
 
 /*
- * The build id of the file @path and whether the file has DWARF of its
- * own (a .debug_info section): only such files are indexed, so the index
- * of one build is never answered for a stripped copy of it. False if the
- * file cannot be read as ELF.
+ * The build id of the file @path, its identity (@elf) and whether the
+ * file has DWARF of its own (a .debug_info section): only such files are
+ * indexed, so the index of one build is never answered for a stripped
+ * copy of it. False if the file cannot be read as ELF.
  */
-bool sym_file_identity(const char *path, char **build_id, bool *own_dwarf);
+bool sym_file_identity(const char *path, char **build_id, bool *own_dwarf,
+		       struct sym_elf_identity *elf);
+
+/*
+ * Why the cache directory @dir may not be used (it is not a directory,
+ * is not the user's, or a group or others may write it), allocated; NULL
+ * if it may, or does not exist (yet).
+ */
+char *sym_cache_dir_refused(const char *dir);
+
+/*
+ * Creates @dir and its parents as needed, @dir itself only for its user
+ * (0700). False, with errno set, if it cannot.
+ */
+bool sym_cache_dir_make(const char *dir);
 
 /* A binary to index: its file and the build id it must have. */
 struct sym_index_job {
@@ -155,10 +196,10 @@ struct sym_index_job {
  * Builds the index of each job in a detached background process, which
  * holds @dir/BUILD_ID.lock (flock) while it works: a job whose lock is
  * held (another process is building it) is left to that process. Returns
- * at once. False, after setting *@err, if @dir cannot be created.
+ * at once. @dir exists and is not refused (sym_cache_dir_make(),
+ * sym_cache_dir_refused()).
  */
-bool sym_index_build_background(const char *dir,
-				const struct sym_index_job *jobs, size_t nr,
-				const char **err);
+void sym_index_build_background(const char *dir,
+				const struct sym_index_job *jobs, size_t nr);
 
 #endif

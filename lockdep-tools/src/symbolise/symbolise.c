@@ -10,6 +10,7 @@
  * addresses in it can be found; a layout learnt after its binary was
  * opened reopens it.
  */
+#include <errno.h>
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,25 @@ static int open_vmlinux(struct symboliser *s)
 	return 0;
 }
 
+/*
+ * Whether the cache directory may be used (index.h): if not, say why
+ * (unless quiet) and forget it. A missing one is made before a build.
+ */
+static bool cache_dir_usable(struct symboliser *s)
+{
+	char *why = sym_cache_dir_refused(s->opts.cache_dir);
+
+	if (!why)
+		return true;
+	if (!s->opts.quiet)
+		warning("cache directory '%s' %s: not used, symbolising without a cache",
+			s->opts.cache_dir, why);
+	free(why);
+	free((char *)s->opts.cache_dir);
+	s->opts.cache_dir = NULL;
+	return false;
+}
+
 struct symboliser *symboliser_new(const struct symbolise_opts *opts)
 {
 	struct symboliser *s = xcalloc(1, sizeof(*s));
@@ -118,6 +138,8 @@ struct symboliser *symboliser_new(const struct symbolise_opts *opts)
 	s->opts.modules_dir = opt_strdup(opts->modules_dir);
 	s->opts.build_id = opt_strdup(opts->build_id);
 	s->opts.cache_dir = opt_strdup(opts->cache_dir);
+	if (s->opts.cache_dir)
+		cache_dir_usable(s);
 	if (s->opts.vmlinux && open_vmlinux(s)) {
 		symboliser_free(s);
 		return NULL;
@@ -127,13 +149,15 @@ struct symboliser *symboliser_new(const struct symbolise_opts *opts)
 
 static void build_indexes(struct symboliser *s)
 {
-	const char *err = NULL;
+	bool made = s->nr_jobs && sym_cache_dir_make(s->opts.cache_dir);
 
-	if (s->nr_jobs && !sym_index_build_background(s->opts.cache_dir,
-						      s->jobs, s->nr_jobs,
-						      &err) && !s->opts.quiet)
+	if (s->nr_jobs && !made && !s->opts.quiet)
 		warning("unable to create cache directory '%s': %s",
-			s->opts.cache_dir, err);
+			s->opts.cache_dir, strerror(errno));
+	/* looked at again: it may have been made since symboliser_new() */
+	if (made && cache_dir_usable(s))
+		sym_index_build_background(s->opts.cache_dir, s->jobs,
+					   s->nr_jobs);
 	for (size_t i = 0; i < s->nr_jobs; i++) {
 		free(s->jobs[i].path);
 		free(s->jobs[i].build_id);

@@ -164,6 +164,81 @@ test_expect_success 'merges and collections into one database at once all land' 
 	[ "$(sqlite3 fleet.db "PRAGMA integrity_check")" = ok ]
 '
 
+test_expect_success 'a database merged into itself: said so at once (2)' '
+	merge --db self.db "$TRASH/a.db" >/dev/null && rows self.db >before &&
+	ln self.db self-link.db &&
+	for src in self.db ./self.db self-link.db; do
+		SECONDS=0 &&
+		expect_code 2 merge --db self.db $src >out 2>err &&
+		[ $SECONDS -lt 5 ] &&
+		grep -q "unable to merge .$src. into .self.db.: it is that database itself" err ||
+		{ cat err; return 1; }
+	done &&
+	rows self.db >after && test_cmp before after
+'
+
+test_expect_success 'a boot without a uuid is refused, named (1): never added twice' '
+	cp "$TRASH/a.db" nouuid.db && sqlite3 nouuid.db "UPDATE boots SET uuid = NULL" &&
+	for i in 1 2 3; do
+		expect_code 1 merge --db n.db nouuid.db >out 2>err &&
+		grep -q "nouuid.db.: boot 1 has no uuid.*refused" err || return 1
+	done &&
+	[ "$(sqlite3 n.db "SELECT count(*) FROM boots")" = 0 ]
+'
+
+test_expect_success 'uuids compare case-insensitively; a claimed uuid is refused, named (1)' '
+	merge --db u.db "$TRASH/a.db" >/dev/null &&
+	cp "$TRASH/a.db" upper.db && sqlite3 upper.db "UPDATE boots SET uuid = upper(uuid)" &&
+	merge --db u.db upper.db >out 2>err && echo "upper.db: 1 boot, 0 added" >expect &&
+	test_cmp expect out && test_cmp /dev/null err &&
+	# a new boot whose uuid is written in capitals: stored as lowercase
+	cp "$TRASH/a.db" fresh.db &&
+	sqlite3 fresh.db "UPDATE boots SET uuid = upper(hex(randomblob(16)))" &&
+	merge --db u.db fresh.db >/dev/null &&
+	[ "$(sqlite3 u.db "SELECT uuid FROM boots WHERE id = 2")" = \
+	  "$(sqlite3 fresh.db "SELECT lower(uuid) FROM boots")" ] &&
+	cp "$TRASH/a.db" claim.db &&
+	sqlite3 claim.db "UPDATE boots SET collected_at = '\''2020-01-01T00:00:00Z'\''" &&
+	expect_code 1 merge --db u.db claim.db >out 2>err &&
+	grep -q "claim.db.: boot 1 claims the uuid of boot 1 of .u.db., another boot: refused" err &&
+	# two boots of one source with one uuid: the second is refused
+	cp "$TRASH/b.db" twin.db &&
+	sqlite3 twin.db "UPDATE boots SET uuid = upper((SELECT uuid FROM boots WHERE id = 1)) WHERE id = 2" &&
+	expect_code 1 merge --db t.db twin.db >out 2>err &&
+	grep -q "twin.db.: boot 2 claims the uuid of the source.s boot 1: refused" err &&
+	[ "$(sqlite3 t.db "SELECT count(*) FROM boots")" = 1 ] &&
+	[ "$(sqlite3 u.db "SELECT count(*) FROM boots")" = 2 ]
+'
+
+test_expect_success 'a file size limit fails the source, named, and the next merges (1)' '
+	printf "no lockdep here\n" >tiny.log &&
+	collect --db tiny.db --log tiny.log --label tiny >/dev/null &&
+	rc=0 && (ulimit -f 600 && merge --db lim.db "$TRASH/a.db" tiny.db) >out 2>err || rc=$? &&
+	[ $rc = 1 ] && grep -q "unable to merge .$TRASH/a.db. into .lim.db." err &&
+	echo "tiny.db: 1 boot, 1 added" >expect && test_cmp expect out &&
+	[ "$(sqlite3 lim.db "PRAGMA integrity_check")" = ok ]
+'
+
+# as_user CMD...: CMD as a user that may not write what root made here
+# (root writes anywhere: nobody, then), or as ourselves
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"
+	else
+		"$@"
+	fi
+}
+
+test_expect_success 'a source in a directory we may not write is merged, read-only' '
+	mkdir ro rw && cp "$TRASH/a.db" ro/ && chmod 0555 ro && chmod 0777 rw &&
+	chmod 0755 "$TRASH" &&
+	as_user "$BIN/lockdep-merge" --db rw/m.db ro/a.db >out &&
+	echo "ro/a.db: 1 boot, 1 added" >expect && test_cmp expect out &&
+	ls ro >list && echo a.db >expect && test_cmp expect list &&
+	as_user "$BIN/lockdep-merge" --db rw/m.db ro/a.db >out &&
+	echo "ro/a.db: 1 boot, 0 added" >expect && test_cmp expect out
+'
+
 # half NAME A B: the fixture's /proc files in NAME/ with A -> B added
 half() {
 	mkdir -p "$1" &&

@@ -226,6 +226,75 @@ test_expect_success 'cache: runs in parallel build the index once and agree' '
 	test "$(ls "$TRASH/p")" = "$(printf "%s\n" "$id.idx" "$id.lock")"
 '
 
+test_expect_success 'cache: a directory not the user'"'"'s alone is refused, said so; answers stay' '
+	mkdir -m 0777 c777 && mkdir -m 0770 c770 && mkdir -m 0700 cother &&
+	if [ "$(id -u)" = 0 ]; then chown nobody cother; else rmdir cother && ln -s / cother; fi &&
+	for d in c777:"may be written by others (mode 0777)" \
+		 c770:"may be written by its group (mode 0770)" \
+		 cother:"is owned by uid [0-9]*, not by this user"; do
+		dir=${d%%:*} &&
+		{ sym --cache="$TRASH/$dir" >out 2>err || :; } &&
+		test_cmp expect out &&
+		grep -q "warning: cache directory .$TRASH/$dir. ${d#*:}.*: not used" err &&
+		{ [ $dir = cother ] || test -z "$(ls -A "$TRASH/$dir/")"; } ||
+		{ echo "$dir"; cat err; return 1; }
+	done &&
+	# made by a run: for its user alone
+	{ sym --cache="$TRASH/made" >out 2>/dev/null || :; } &&
+	wait_index "$TRASH/made" &&
+	test "$(stat -c %a "$TRASH/made")" = 700
+'
+
+test_expect_success 'cache: a link planted as BUILD_ID.lock or BUILD_ID.idx is not followed' '
+	mkdir -m 0700 lk && ln -s "$TRASH/planted" "lk/$id.lock" &&
+	{ sym --cache="$TRASH/lk" >out 2>/dev/null || :; } &&
+	test_cmp expect out && test ! -e "$TRASH/planted" &&
+	mkdir -m 0700 li && cp "$TRASH/good.idx" elsewhere.idx &&
+	ln -s "$TRASH/elsewhere.idx" "li/$id.idx" &&
+	{ sym --cache="$TRASH/li" >out 2>/dev/null || :; } &&
+	test_cmp expect out &&
+	wait_index "$TRASH/li" && test ! -L "li/$id.idx" &&
+	cmp "$TRASH/good.idx" "li/$id.idx"
+'
+
+# forge SRC BUILD_ID DST: index SRC under BUILD_ID, its CRC made right
+forge() {
+	python3 - "$@" <<-\EOF
+	import sys, zlib
+	b = bytearray(open(sys.argv[1], "rb").read())
+	b[24:24 + len(sys.argv[2]) + 1] = sys.argv[2].encode() + b"\0"
+	b[12:16] = bytes(4)
+	b[12:16] = zlib.crc32(bytes(b)).to_bytes(4, "little")
+	open(sys.argv[3], "wb").write(b)
+	EOF
+}
+
+test_expect_success 'cache: another binary'"'"'s index under this build id, CRC right, is refused' '
+	other=$(readelf -n other/vmlinux | sed -n "s/^ *Build ID: //p") &&
+	mkdir -m 0700 fo && forge "$TRASH/o/$other.idx" "$id" "fo/$id.idx" &&
+	{ sym --cache="$TRASH/fo" >out 2>/dev/null || :; } &&
+	test_cmp expect out &&
+	wait_index "$TRASH/fo" && cmp "$TRASH/good.idx" "fo/$id.idx"
+'
+
+test_expect_success 'cache: a huge sparse index is refused before its CRC is computed' '
+	mkdir -m 0700 sp &&
+	python3 - "$TRASH/good.idx" "sp/$id.idx" <<-\EOF &&
+	import sys
+	b = bytearray(open(sys.argv[1], "rb").read())
+	big = 64 << 30
+	b[16:24] = big.to_bytes(8, "little")
+	with open(sys.argv[2], "wb") as f:
+	    f.write(b)
+	    f.truncate(big)
+	EOF
+	SECONDS=0 &&
+	{ timeout 60 "$BIN/lockdep-symbolise" --cache="$TRASH/sp" -e "$TRASH/vmlinux" \
+		-k 0 <addrs >out 2>/dev/null || test $? = 1; } &&
+	[ $SECONDS -lt 5 ] && head -n "$(wc -l <out)" expect | test_cmp - out &&
+	wait_index "$TRASH/sp" && cmp "$TRASH/good.idx" "sp/$id.idx"
+'
+
 test_expect_success 'cache: lockdep-report --cache and --no-cache' '
 	off=$(printf "0x%x" $((0x$call + 5 - 0x$outer))) &&
 	size=$(nm -S "$TRASH/vmlinux" | awk "\$4 == \"outer\" { print \$2 }") &&

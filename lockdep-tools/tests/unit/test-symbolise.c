@@ -77,6 +77,7 @@ static const char b_src[] =
 static char dir[] = "/tmp/ldt-symbolise.XXXXXX";
 static char vmlinux[256], moddir[256], modfile[256];
 static char *vm_id;	/* vmlinux's build id */
+static struct sym_elf_identity vm_elf;	/* and its identity */
 
 static void write_file(const char *name, const char *text)
 {
@@ -127,7 +128,7 @@ static int setup(void **state)
 	snprintf(moddir, sizeof(moddir), "%s/mods", dir);
 	snprintf(modfile, sizeof(modfile), "%s/mods/kernel/drivers/test-mod.ko",
 		 dir);
-	return sym_file_identity(vmlinux, &vm_id, &own_dwarf) && vm_id &&
+	return sym_file_identity(vmlinux, &vm_id, &own_dwarf, &vm_elf) && vm_id &&
 	       own_dwarf ? 0 : -1;
 }
 
@@ -914,6 +915,7 @@ static void check_warm_equals_cold(struct probe *p, struct symbolise_opts o,
 				   size_t want)
 {
 	struct ldr_frame *ref = answers(p, o, NULL), *cold, *warm;
+	struct sym_elf_identity elf;
 	struct sym_binary *b;
 	char *id = NULL;
 	const char *err;
@@ -921,7 +923,7 @@ static void check_warm_equals_cold(struct probe *p, struct symbolise_opts o,
 	bool own;
 
 	cold = answers(p, o, d);
-	assert_true(sym_file_identity(path, &id, &own));
+	assert_true(sym_file_identity(path, &id, &own, &elf));
 	wait_index(d, id);
 	b = sym_binary_open(path, d, &err);
 	assert_non_null(b);
@@ -1022,7 +1024,7 @@ static void check_refused(const unsigned char *bad, size_t n,
 	size_t now_n;
 
 	write_bytes(path, bad, n);
-	assert_null(sym_index_open(cache, vm_id));
+	assert_null(sym_index_open(cache, vm_id, &vm_elf));
 	v = answers(p, o, cache);
 	for (size_t i = 0; i < p->nr; i++)
 		assert_same_frame(&ref[i], &v[i]);
@@ -1062,10 +1064,10 @@ static void test_cache_damaged_refused(void **state)
 	path = index_file(cache, vm_id);
 	good = read_file(path, &n);
 	h = (const void *)good;
-	ix = sym_index_open(cache, vm_id);
+	ix = sym_index_open(cache, vm_id, &vm_elf);
 	assert_non_null(ix);
 	sym_index_close(ix);
-	bad = malloc(n);
+	bad = malloc(n + 64);
 	assert_non_null(bad);
 
 	/* truncated anywhere, or one byte changed (a sample of them) */
@@ -1085,7 +1087,8 @@ static void test_cache_damaged_refused(void **state)
 	assert_true(h->table[SYM_IX_SYMS].nr > 0 &&
 		    h->table[SYM_IX_INLS].nr > 0 &&
 		    h->table[SYM_IX_STARTS].nr > 1);
-	for (int k = 0; k < 9; k++) {
+	for (int k = 0; k < 11; k++) {
+		size_t bad_n = n;
 		size_t syms = h->table[SYM_IX_SYMS].off;
 		size_t inls = h->table[SYM_IX_INLS].off;
 		size_t vals = h->table[SYM_IX_VALS].off;
@@ -1125,9 +1128,17 @@ static void test_cache_damaged_refused(void **state)
 		case 8:	/* a misaligned table */
 			bh->table[SYM_IX_STRINGS].off += 1;
 			break;
+		case 9:	/* bytes past the last table, the size saying so */
+			memset(bad + n, 0, 64);
+			bad_n = n + 64;
+			bh->size = bad_n;
+			break;
+		case 10: /* the index of another binary of this build id */
+			bh->elf.crc ^= 1;
+			break;
 		}
-		fix_crc(bad, n);
-		check_refused(bad, n, good, n, &p, ref);
+		fix_crc(bad, bad_n);
+		check_refused(bad, bad_n, good, n, &p, ref);
 	}
 	free(bad);
 	free(good);
