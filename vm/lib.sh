@@ -96,17 +96,19 @@ check_name() {
 # run_logged NAME CMD...: run CMD with all output in $LOGS/NAME.log; on
 # failure print the log's path and its last lines, and fail.
 run_logged() {
-	local name=$1 log rc
+	local name=$1 log rc=0 how
 	shift
 	log=$LOGS/$name.log
 	progress "$name: start (log: ${log#"$TOP"/})"
-	if "$@" >"$log" 2>&1; then
+	"$@" >"$log" 2>&1 || rc=$?
+	if [ $rc = 0 ]; then
 		progress "$name: done"
 		return 0
 	fi
-	rc=$?
-	printf '%s: error: %s failed (exit %d); last lines of %s:\n' \
-		"${STEP:-vm}" "$name" "$rc" "$log" >&2
+	how="exit $rc"
+	[ $rc -le 128 ] || how="killed by SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))"
+	printf '%s: error: %s failed (%s); last lines of %s:\n' \
+		"${STEP:-vm}" "$name" "$how" "$log" >&2
 	tail -n 25 "$log" >&2
 	exit 1
 }

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm/lib.sh's helpers, without a guest: a failed logged step names its
+# real exit status, or the signal that ended it (Ctrl-C).
+
+. "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
+
+# logged CMD...: run_logged of CMD in a vm/ script's shell, its stderr
+logged() {
+	BUILD=$TRASH/build bash -c '. "$1/vm/lib.sh"; shift; run_logged step "$@"' \
+		sh "$TOP" "$@" 2>err >/dev/null
+}
+
+test_expect_success 'a step that succeeds returns 0' '
+	logged true && test_cmp /dev/null err
+'
+
+test_expect_success 'a failed step says its exit status, and its log' '
+	! logged sh -c "echo last words; exit 3" &&
+	grep -x "vm: error: step failed (exit 3); last lines of .*/logs/step.log:" err &&
+	grep -x "last words" err
+'
+
+test_expect_success 'a step ended by a signal says which' '
+	! logged sh -c "kill -INT \$\$" &&
+	grep "step failed (killed by SIGINT)" err
+'
+
+test_done
