@@ -80,7 +80,7 @@ VM_ENV = VM_KERNEL=$(abspath $(KERNEL_IMAGE)) VM_INITRD=$(BUILD)/image/initramfs
 	VM_MODULES=$(if $(MODULES),$(abspath $(MODULES)),$(BUILD)/image/no-modules)
 VM_PREP = $(VM_ENV) $(MODULES_ENV) vm/initramfs.sh
 VM_DEPS = tools
-VM_SYMS = $(if $(VMLINUX),--vmlinux $(abspath $(VMLINUX)))
+VM_SYMS = $(if $(VMLINUX),--vmlinux $(abspath $(VMLINUX)),$(if $(DEBUG_DIR),--debug-dir $(abspath $(DEBUG_DIR))))
 else ifneq ($(KERNEL_TREE),)
 TREE_OUT = $(BUILD)/tree/$(notdir $(abspath $(KERNEL_TREE)))
 VM_ENV = VM_KERNEL=$(TREE_OUT)/obj/arch/x86/boot/bzImage \
