@@ -198,6 +198,13 @@ CHECK_KASAN_TESTS := vm/tests/t0720-kasan.sh vm/tests/t0710-report-console.sh
 check-distro: tools
 	@tests/run-tap.sh vm/tests/t1000-distro-kernel.sh
 
+# make vm-boot KERNEL_TREE= on Debian's linux-source-6.1 tarball unpacked
+# and configured in place (build/src/, made by the test): t1100, a kernel
+# build with lockdep's config at -j2 (JOBS), so not in check.
+check-tree: tools
+	@TREE_TEST=$${TREE_TEST:-$(BUILD)/src/linux-source-6.1} \
+		tests/run-tap.sh vm/tests/t1100-kernel-tree.sh
+
 # Every libFuzzer harness for FUZZ_TIME seconds (default 20), seeded with
 # the fixtures and the shared report corpus.
 check-fuzz: deps
@@ -237,4 +244,4 @@ distclean:
 .PHONY: all deps kernel kernel-plain tools initramfs initramfs-plain vm-boot demo install \
 	export-patches check bench check-patches check-unit check-tools check-fuzz check-boot \
 	check-bench check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
-	check-kasan check-distro clean distclean
+	check-kasan check-distro check-tree clean distclean
