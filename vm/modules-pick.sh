@@ -126,8 +126,13 @@ else
 	[ -z "$files" ] || echo "$files" | (cd "$tree" && cpio -pdm --quiet "$root/lib/modules/$rel")
 	rest="the other $others left out: the tree is $((total >> 20)) MiB, over MODULES_MAX=$max (name them in MODULES_LOAD)"
 fi
+# depmod reads these, and warns when one is missing (a tree made by hand)
 for f in modules.order modules.builtin modules.builtin.modinfo; do
-	[ ! -f "$tree/$f" ] || cp "$tree/$f" "$root/lib/modules/$rel/"
+	if [ -f "$tree/$f" ]; then
+		cp "$tree/$f" "$root/lib/modules/$rel/"
+	else
+		: >"$root/lib/modules/$rel/$f"
+	fi
 done
 "$depmod" -b "$root" "$rel" || die "depmod failed on the packed modules of $rel"
 printf '%s\n' $boot >"$root/etc/modules-boot"
