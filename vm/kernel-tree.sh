@@ -43,13 +43,17 @@ JOBS=${JOBS:-$(nproc)}
 FRAGMENT=$TOP/kernel-patches/lockdep.config
 mkdir -p "$obj"
 
+# changed_since STAMP: a file of the tree is newer than STAMP, or there
+# is no STAMP
+changed_since() {
+	[ ! -f "$1" ] || [ -n "$(find "$tree" -newer "$1" -print -quit)" ]
+}
 # what make checks since the last complete build: the tree's files and
 # the fragment (stamp-config covers the .config)
 built=$out/stamp-built
 unchanged=false
-if [ -f "$built" ] && [ -f "$obj/arch/x86/boot/bzImage" ] &&
-   [ "$FRAGMENT" -ot "$built" ] &&
-   [ -z "$(find "$tree" -newer "$built" -print -quit)" ]; then
+if [ -f "$obj/arch/x86/boot/bzImage" ] && [ "$FRAGMENT" -ot "$built" ] &&
+   ! changed_since "$built"; then
 	unchanged=true
 fi
 # a change made while this runs must count next time: the mark is taken now
@@ -63,11 +67,12 @@ if [ -f "$tree/.config" ] || [ -d "$tree/include/config" ] ||
 	src=$out/src
 fi
 # tree_copy: DIR's source files into src/, then mrproper there for what
-# the excludes did not catch. The mark says a copy has not been cleaned
-# yet (an interrupted run's too).
+# the excludes did not catch. src-dirty says a copy has not been cleaned
+# yet (an interrupted run's too); stamp-copied when the last complete
+# one began.
 tree_copy() {
 	local link=()
-	touch "$out/src-dirty"
+	touch "$out/stamp-copy-start" "$out/src-dirty"
 	mkdir -p "$src"
 	[ "$(stat -c %d "$tree")" != "$(stat -c %d "$out")" ] || link=(--link-dest="$tree")
 	rsync -a --delete --delete-excluded "${link[@]}" \
@@ -77,9 +82,11 @@ tree_copy() {
 		--exclude='/vmlinux*' --exclude='/System.map' --exclude='/.tmp_*' \
 		--exclude='/.git/' "$tree/" "$src/" &&
 	make -C "$src" ARCH=x86_64 mrproper &&
-	rm "$out/src-dirty"
+	rm "$out/src-dirty" &&
+	mv "$out/stamp-copy-start" "$out/stamp-copied"
 }
-if [ "$src" != "$tree" ] && { ! $unchanged || [ -f "$out/src-dirty" ]; }; then
+if [ "$src" != "$tree" ] &&
+   { [ -f "$out/src-dirty" ] || changed_since "$out/stamp-copied"; }; then
 	run_logged tree-copy tree_copy
 fi
 
