@@ -71,9 +71,12 @@ initramfs-plain: kernel-plain tools
 # the others are packed for modprobe when the tree is at most MODULES_MAX
 # MiB (64), else left out, said (vm/modules-pick.sh). RUN=script
 # [RUN_FILES=dir] [RUN_TIMEOUT=s] runs your workload in the guest; DB=file
-# stores the boot there (symbolised against the kernel's vmlinux);
+# stores the boot there (symbolised against the kernel's vmlinux: for
+# KERNEL_IMAGE, VMLINUX= or the one of its build id under DEBUG_DIR=,
+# default /usr/lib/debug, lockdep-collect --debug-dir);
 # DISK="a.img b.img" gives the guest your disk images (after a workload's
-# scratch disk: /dev/vdb...; its writes discarded); SMP=N CPUs (default
+# scratch disk: /dev/vdb...; its writes discarded); GUEST_MEM=MiB its
+# memory (512: the initramfs may take half of it); SMP=N CPUs (default
 # 2); NAME names build/vm/NAME (default boot).
 ifneq ($(KERNEL_IMAGE),)
 VM_ENV = VM_KERNEL=$(abspath $(KERNEL_IMAGE)) VM_INITRD=$(BUILD)/image/initramfs.cpio.gz \

@@ -41,6 +41,12 @@ pack() {
 	progress "$(du -h "$2" | cut -f1) ${2#"$TOP"/}"
 }
 pack "$ROOT" "$OUT"
+# The guest (GUEST_MEM, 512 MiB) holds the archive and what it unpacks
+# to at once: past half of it the kernel fails with "Initramfs unpacking
+# failed: write error" and /init is not even there to say why.
+need=$(( ($(du -sb "$ROOT" | cut -f1) + $(stat -c %s "$OUT")) >> 20 ))
+[ "$need" -le $((GUEST_MEM / 2)) ] ||
+	die "$OUT needs ${need} MiB of the guest's $GUEST_MEM to unpack: over $((GUEST_MEM / 2)); load fewer modules (MODULES_LOAD, MODULES_MAX)"
 
 STRESS=$(command -v stress-ng) || die "no stress-ng: apt-get install stress-ng"
 WROOT=${WORKLOAD_INITRD%.cpio.gz}

@@ -47,6 +47,13 @@ KIMAGE=${VM_KERNEL:-$KSRC/arch/x86/boot/bzImage}
 # What a workload boot (boot.sh -r) appends to INITRD: stress-ng and the
 # libraries it links, built by initramfs.sh next to INITRD.
 WORKLOAD_INITRD=${INITRD%.cpio.gz}-workload.cpio.gz
+# The guest's memory in MiB (run-qemu.sh -m): initramfs.sh bounds what
+# it packs by it.
+GUEST_MEM=${GUEST_MEM:-512}
+case $GUEST_MEM in
+''|0|*[!0-9]*) echo "GUEST_MEM must be a number of MiB, not '$GUEST_MEM'" >&2
+	exit 64 ;;
+esac
 mkdir -p "$LOGS"
 
 _t0=$(date +%s)

@@ -24,7 +24,7 @@
 # attaches a raw image as a virtio-blk disk that the guest writes into,
 # -R DISK one whose writes QEMU discards (snapshot=on: the file is left
 # as it was); the guest sees them as /dev/vda, /dev/vdb... in the order
-# given, the -D disks first. SMP=N
+# given, the -D disks first. GUEST_MEM=MiB: its memory (default 512). SMP=N
 # gives the guest N CPUs (default 2). QEMU_ARGS: more QEMU options, split
 # on spaces (for example "-icount shift=0").
 set -euo pipefail
@@ -80,7 +80,7 @@ set +e
 # SIGKILL, so no QEMU outlives its caller
 setpriv --pdeathsig TERM timeout --kill-after=5 "$timeout" \
 	setpriv --pdeathsig TERM qemu-system-x86_64 \
-	-accel "$accel" -cpu "$cpu" -m 512 -smp "$smp" \
+	-accel "$accel" -cpu "$cpu" -m "$GUEST_MEM" -smp "$smp" \
 	-display none -monitor none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 $append" \
