@@ -7,9 +7,10 @@
 # $TREE_TEST (default build/src/linux-source-6.1, unpacked and
 # configured here when missing). The tree is built out of tree from a
 # copy of its source files and boots; it is never written into; a second
-# run with nothing changed takes seconds; a build stopped by Ctrl-C says
-# how it ended and the next run finishes it. A kernel build (lockdep's
-# config, -j2): make check-tree runs this, make check skips it.
+# run with nothing changed takes seconds (one find over 84000 files: 0.7 s
+# of CPU; under 30 s asked, for a loaded machine); a build stopped by
+# Ctrl-C says how it ended and the next run finishes it. A kernel build
+# (lockdep's config, -j2): make check-tree runs this, make check skips it.
 
 . "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
 
@@ -65,7 +66,7 @@ test_expect_success 'nothing changed: the second run checks it in seconds' '
 	cat again && echo "took $took s" &&
 	grep -q "build: unchanged since the last one" again &&
 	! grep -q "tree-copy\|tree-build" again &&
-	test $took -lt 15
+	test $took -lt 30
 '
 
 test_expect_success 'Ctrl-C in the build: said, and the next run finishes it' '
