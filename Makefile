@@ -24,7 +24,7 @@ DEB_PACKAGES := gcc make binutils git xz-utils flex bison bc libssl-dev \
 	libelf-dev libdw-dev kmod ccache linux-source-6.1 linux-source-6.12 qemu-system-x86 \
 	busybox-static cpio libsqlite3-dev sqlite3 zlib1g-dev libcmocka-dev graphviz groff \
 	libxml2-utils clang python3-ply python3-git time llvm \
-	e2fsprogs stress-ng rsync libiberty-dev
+	e2fsprogs stress-ng rsync libiberty-dev btrfs-progs
 
 APPEND ?=
 
@@ -65,21 +65,30 @@ initramfs-plain: kernel-plain tools
 # vm-boot boots the lockdep kernel, or one of yours, never writing into
 # it: KERNEL_IMAGE=bzImage [VMLINUX=file] [MODULES=dir] one built already
 # (MODULES: its INSTALL_MOD_PATH), KERNEL_TREE=DIR a tree built out of
-# tree first into build/tree/NAME (vm/kernel-tree.sh). RUN=script
+# tree first into build/tree/NAME (vm/kernel-tree.sh). Of its modules the
+# guest loads at boot, with what they need (modules.dep), the virtio
+# ones, ext4, loop, the filesystems RUN mounts and MODULES_LOAD=a,b;
+# the others are packed for modprobe when the tree is at most MODULES_MAX
+# MiB (64), else left out, said (vm/modules-pick.sh). RUN=script
 # [RUN_FILES=dir] [RUN_TIMEOUT=s] runs your workload in the guest; DB=file
-# stores the boot there (symbolised against the kernel's vmlinux); SMP=N
-# CPUs (default 2); NAME names build/vm/NAME (default boot).
+# stores the boot there (symbolised against the kernel's vmlinux: for
+# KERNEL_IMAGE, VMLINUX= or the one of its build id under DEBUG_DIR=,
+# default /usr/lib/debug, lockdep-collect --debug-dir);
+# DISK="a.img b.img" gives the guest your disk images (after a workload's
+# scratch disk: /dev/vdb...; its writes discarded); GUEST_MEM=MiB its
+# memory (512: the initramfs may take half of it); SMP=N CPUs (default
+# 2); NAME names build/vm/NAME (default boot).
 ifneq ($(KERNEL_IMAGE),)
 VM_ENV = VM_KERNEL=$(abspath $(KERNEL_IMAGE)) VM_INITRD=$(BUILD)/image/initramfs.cpio.gz \
 	VM_MODULES=$(if $(MODULES),$(abspath $(MODULES)),$(BUILD)/image/no-modules)
-VM_PREP = $(VM_ENV) vm/initramfs.sh
+VM_PREP = $(VM_ENV) $(MODULES_ENV) vm/initramfs.sh
 VM_DEPS = tools
-VM_SYMS = $(if $(VMLINUX),--vmlinux $(abspath $(VMLINUX)))
+VM_SYMS = $(if $(VMLINUX),--vmlinux $(abspath $(VMLINUX)),$(if $(DEBUG_DIR),--debug-dir $(abspath $(DEBUG_DIR))))
 else ifneq ($(KERNEL_TREE),)
 TREE_OUT = $(BUILD)/tree/$(notdir $(abspath $(KERNEL_TREE)))
 VM_ENV = VM_KERNEL=$(TREE_OUT)/obj/arch/x86/boot/bzImage \
 	VM_MODULES=$(TREE_OUT)/modules VM_INITRD=$(TREE_OUT)/initramfs.cpio.gz
-VM_PREP = vm/kernel-tree.sh $(KERNEL_TREE)
+VM_PREP = $(MODULES_ENV) vm/kernel-tree.sh $(KERNEL_TREE)
 VM_DEPS = tools
 VM_SYMS = --vmlinux $(TREE_OUT)/obj/vmlinux --modules $(TREE_OUT)/obj
 else
@@ -88,10 +97,13 @@ VM_DEPS = initramfs
 VM_SYMS = --vmlinux $(KTREE)/vmlinux --modules $(KTREE)
 endif
 NAME ?= boot
+MODULES_ENV = MODULES_LOAD=$(MODULES_LOAD) $(if $(MODULES_MAX),MODULES_MAX=$(MODULES_MAX)) \
+	$(if $(RUN),RUN=$(abspath $(RUN)))
 
 vm-boot: $(VM_DEPS)
 	@$(VM_PREP)
 	@$(VM_ENV) $(if $(SMP),SMP=$(SMP)) vm/boot.sh -n $(NAME) -a "$(APPEND)" \
+		$(foreach d,$(DISK),-D $(abspath $(d))) \
 		$(if $(RUN),-r $(RUN) $(if $(RUN_FILES),-f $(RUN_FILES)) \
 			$(if $(RUN_TIMEOUT),-w $(RUN_TIMEOUT))) \
 		-- $(if $(DB),--db $(abspath $(DB)) --label $(NAME) $(VM_SYMS))
@@ -181,6 +193,21 @@ check-kasan: initramfs-kasan
 
 CHECK_KASAN_TESTS := vm/tests/t0720-kasan.sh vm/tests/t0710-report-console.sh
 
+# Debian's own kernel (the newest linux-image-6.1.0-N-amd64 apt offers,
+# fetched into build/distro/, never installed) with its modules and a
+# btrfs disk made on the host, through make vm-boot: t1000, which
+# check-boot runs too (skipped, said why, when the package cannot be
+# fetched).
+check-distro: tools
+	@tests/run-tap.sh vm/tests/t1000-distro-kernel.sh
+
+# make vm-boot KERNEL_TREE= on Debian's linux-source-6.1 tarball unpacked
+# and configured in place (build/src/, made by the test): t1100, a kernel
+# build with lockdep's config at -j2 (JOBS), so not in check.
+check-tree: tools
+	@TREE_TEST=$${TREE_TEST:-$(BUILD)/src/linux-source-6.1} \
+		tests/run-tap.sh vm/tests/t1100-kernel-tree.sh
+
 # Every libFuzzer harness for FUZZ_TIME seconds (default 20), seeded with
 # the fixtures and the shared report corpus.
 check-fuzz: deps
@@ -220,4 +247,4 @@ distclean:
 .PHONY: all deps kernel kernel-plain tools initramfs initramfs-plain vm-boot demo install \
 	export-patches check bench check-patches check-unit check-tools check-fuzz check-boot \
 	check-bench check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
-	check-kasan clean distclean
+	check-kasan check-distro check-tree clean distclean

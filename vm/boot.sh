@@ -4,7 +4,7 @@
 # One guest boot, collected: start the guest (run-qemu.sh) and pull its
 # lockdep state through the agent (lockdep-collect), then power it off.
 #
-#   vm/boot.sh [-n NAME] [-t SECONDS] [-a "KERNEL ARGS"]
+#   vm/boot.sh [-n NAME] [-t SECONDS] [-a "KERNEL ARGS"] [-D IMAGE]...
 #              [-r SCRIPT [-f DIR] [-w SECONDS]] [-- COLLECT ARGS...]
 #
 # Everything lands in build/vm/NAME (default "boot"): console.log,
@@ -21,6 +21,11 @@
 # clean environment while collect follows the kernel log (--run, named
 # after SCRIPT's file name); -w bounds it (default 600 s), and the guest
 # gets -t plus -w in all.
+#
+# -D IMAGE (one or more) gives the guest a disk image of yours as a
+# virtio disk, after the scratch disk of a workload boot (/dev/vdb, vdc...;
+# /dev/vda... without -r); the guest's writes to it are discarded, the
+# file is never written (run-qemu.sh -R).
 #
 # The kernel's lockdep dependency events (kernel-patches/ 0009) are on
 # from early boot (trace_event= on the command line, with a trace buffer
@@ -48,11 +53,12 @@ name=boot
 timeout=300
 append=""
 script="" files="" wtime=600 run=""
+disks=()
 usage() {
-	echo "usage: $0 [-n NAME] [-t SECONDS] [-a \"KERNEL ARGS\"] [-r SCRIPT [-f DIR] [-w SECONDS]] [-- COLLECT ARGS...]" >&2
+	echo "usage: $0 [-n NAME] [-t SECONDS] [-a \"KERNEL ARGS\"] [-D IMAGE]... [-r SCRIPT [-f DIR] [-w SECONDS]] [-- COLLECT ARGS...]" >&2
 	exit 64
 }
-while getopts n:t:a:r:f:w: opt; do
+while getopts n:t:a:r:f:w:D: opt; do
 	case $opt in
 	n) name=$OPTARG ;;
 	t) timeout=$OPTARG ;;
@@ -60,6 +66,8 @@ while getopts n:t:a:r:f:w: opt; do
 	r) script=$OPTARG ;;
 	f) files=$OPTARG ;;
 	w) wtime=$OPTARG ;;
+	D) [ -f "$OPTARG" ] && [ -r "$OPTARG" ] || die "no disk image '$OPTARG' (-D)"
+	   disks+=(-R "$(realpath "$OPTARG")") ;;
 	*) usage ;;
 	esac
 done
@@ -94,7 +102,7 @@ fi
 dir=$BUILD/vm/$name
 rm -rf "$dir"
 mkdir -p "$dir"
-qemu_args=(-d "$dir" -t "$timeout" -a "$append")
+qemu_args=(-d "$dir" -t "$timeout" -a "$append" "${disks[@]}")
 collect_args=()
 if [ -n "$script" ]; then
 	[ -f "$WORKLOAD_INITRD" ] || die "$WORKLOAD_INITRD missing: run 'make initramfs'"
@@ -106,7 +114,7 @@ if [ -n "$script" ]; then
 	cat "$INITRD" "$WORKLOAD_INITRD" "$w.cpio.gz" >"$dir/initrd.cpio.gz"
 	export VM_INITRD=$dir/initrd.cpio.gz
 	"$TOP/vm/disk.sh" "$dir/disk.img"
-	qemu_args=(-d "$dir" -t $((timeout + wtime)) -a "$append" -D "$dir/disk.img")
+	qemu_args=(-d "$dir" -t $((timeout + wtime)) -a "$append" -D "$dir/disk.img" "${disks[@]}")
 	collect_args=(--run "$run" --run-timeout "$wtime")
 	progress "workload $run${files:+ with $files/}: up to ${wtime}s"
 fi

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Pack build/initramfs.cpio.gz: static busybox, our /init, the guest agent
-# and the kernel's installed modules (KERNEL_VARIANT=plain or kasan: that
+# and the kernel's installed modules, those the guest loads and, when the
+# tree is small, the rest (vm/modules-pick.sh: MODULES_LOAD, MODULES_MAX,
+# RUN) (KERNEL_VARIANT=plain or kasan: that
 # kernel's, into build/initramfs-plain.cpio.gz or -kasan). And next to it
 # initramfs-workload.cpio.gz, which boot.sh -r appends for a workload
 # boot only (the kernel unpacks concatenated archives in turn): the
@@ -26,12 +28,12 @@ ROOT=${INITRD%.cpio.gz}
 	die "no installed modules in $MODULES: run 'make kernel'"
 
 rm -rf "$ROOT"
-mkdir -p "$ROOT"/{bin,dev,proc,sys,tmp,lib}
+mkdir -p "$ROOT"/{bin,dev,etc,proc,sys,tmp,lib}
 cp "$BUSYBOX" "$ROOT/bin/busybox"
 cp "$AGENT" "$ROOT/bin/lockdep-agent"
 install -m 0755 "$TOP/vm/init" "$ROOT/init"
 if [ -d "$MODULES/lib/modules" ]; then
-	cp -a "$MODULES/lib/modules" "$ROOT/lib/"
+	"$TOP/vm/modules-pick.sh" "$MODULES" "$ROOT"
 fi
 # pack DIR OUT: cpio_pack, said
 pack() {
@@ -39,6 +41,12 @@ pack() {
 	progress "$(du -h "$2" | cut -f1) ${2#"$TOP"/}"
 }
 pack "$ROOT" "$OUT"
+# The guest (GUEST_MEM, 512 MiB) holds the archive and what it unpacks
+# to at once: past half of it the kernel fails with "Initramfs unpacking
+# failed: write error" and /init is not even there to say why.
+need=$(( ($(du -sb "$ROOT" | cut -f1) + $(stat -c %s "$OUT")) >> 20 ))
+[ "$need" -le $((GUEST_MEM / 2)) ] ||
+	die "$OUT needs ${need} MiB of the guest's $GUEST_MEM to unpack: over $((GUEST_MEM / 2)); load fewer modules (MODULES_LOAD, MODULES_MAX)"
 
 STRESS=$(command -v stress-ng) || die "no stress-ng: apt-get install stress-ng"
 WROOT=${WORKLOAD_INITRD%.cpio.gz}

@@ -9,15 +9,24 @@
 # Everything lands in build/tree/NAME/ (NAME: DIR's last component):
 #   obj/      the out-of-tree build (make O=...): .config, vmlinux, bzImage
 #   modules/  its modules_install
-#   src/      only for a tree built in place, which kbuild refuses to build
-#             out of tree: a copy of the files git tracks or would track
-#             (untracked but not ignored), kept in step with rsync
+#   src/      only for a tree configured or built in place, which kbuild
+#             refuses to build out of tree: its source files, hard links
+#             on DIR's own file system (rsync --link-dest), whatever
+#             its .gitignore says (Debian's linux-source holds "/*"),
+#             without the build's products, and cleaned with make
+#             mrproper there (never in DIR)
 #   initramfs.cpio.gz
 # The config is the tree's own .config if it has one, else tinyconfig +
 # kvm_guest.config, with kernel-patches/lockdep.config merged on top; every
 # option requested must survive olddefconfig, except those the tree does
 # not define at all (the series' own, in a tree without it), which are
 # only named. The version of the tree does not matter.
+#
+# When no file of DIR has changed (its modification time, find -newer:
+# touch a file whose older time was restored) since the last complete
+# build, nothing is copied or made again: the check takes a second. A step that fails or is interrupted (Ctrl-C)
+# leaves that mark where it was, and the next run resumes: rsync and make
+# do again only what is missing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=tree
@@ -34,22 +43,58 @@ JOBS=${JOBS:-$(nproc)}
 FRAGMENT=$TOP/kernel-patches/lockdep.config
 mkdir -p "$obj"
 
-# kbuild builds out of tree only from a clean source tree; a tree built
-# in place is copied instead (its git-visible files: no objects)
+# changed_since STAMP: a file of the tree is newer than STAMP, or there
+# is no STAMP
+changed_since() {
+	[ ! -f "$1" ] || [ -n "$(find "$tree" -newer "$1" -print -quit)" ]
+}
+# what make checks since the last complete build: the tree's files and
+# the fragment (stamp-config covers the .config)
+built=$out/stamp-built
+unchanged=false
+if [ -f "$obj/arch/x86/boot/bzImage" ] && [ "$FRAGMENT" -ot "$built" ] &&
+   ! changed_since "$built"; then
+	unchanged=true
+fi
+# a change made while this runs must count next time: the mark is taken now
+touch "$out/stamp-start"
+
+# kbuild builds out of tree only from a clean source tree (no .config,
+# include/config or generated headers: its own test); any other is copied
 src=$tree
-if [ -f "$tree/.config" ] || [ -d "$tree/include/config" ]; then
-	git -C "$tree" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
-		die "'$tree' was built in place and is not a git tree: kbuild cannot build it out of tree; give a clean copy (make mrproper in a copy of it)"
+if [ -f "$tree/.config" ] || [ -d "$tree/include/config" ] ||
+   [ -d "$tree/arch/x86/include/generated" ]; then
 	src=$out/src
+fi
+# tree_copy: DIR's source files into src/, then mrproper there for what
+# the excludes did not catch. src-dirty says a copy has not been cleaned
+# yet (an interrupted run's too); stamp-copied when the last complete
+# one began.
+tree_copy() {
+	local link=()
+	touch "$out/stamp-copy-start" "$out/src-dirty"
 	mkdir -p "$src"
-	run_logged tree-copy sh -c 'git -C "$1" ls-files -z -c -o --exclude-standard |
-		rsync -a --from0 --files-from=- "$1/" "$2/"' sh "$tree" "$src"
+	[ "$(stat -c %d "$tree")" != "$(stat -c %d "$out")" ] || link=(--link-dest="$tree")
+	rsync -a --delete --delete-excluded "${link[@]}" \
+		--exclude='*.o' --exclude='*.ko' --exclude='*.a' --exclude='.*.cmd' \
+		--exclude='/.config*' --exclude='/include/config/' \
+		--exclude='/include/generated/' --exclude='/arch/*/include/generated/' \
+		--exclude='/vmlinux*' --exclude='/System.map' --exclude='/.tmp_*' \
+		--exclude='/.git/' "$tree/" "$src/" &&
+	make -C "$src" ARCH=x86_64 mrproper &&
+	rm "$out/src-dirty" &&
+	mv "$out/stamp-copy-start" "$out/stamp-copied"
+}
+if [ "$src" != "$tree" ] &&
+   { [ -f "$out/src-dirty" ] || changed_since "$out/stamp-copied"; }; then
+	run_logged tree-copy tree_copy
 fi
 
+# NICE=N: under nice -n N, as kmake (lib.sh)
 tmake() {
 	CCACHE_DIR=$BUILD/ccache \
 	KBUILD_BUILD_USER=lockdep KBUILD_BUILD_HOST=qemu \
-		make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+		${NICE:+nice -n "$NICE"} make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"
 }
 
 # config_steps BASE: tinyconfig first when BASE (kvm_guest.config) is
@@ -89,10 +134,15 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$out/stamp-config" 2>/dev/null)" != "$st
 	echo "$stamp" >"$out/stamp-config"
 fi
 
-run_logged tree-build tmake -j"$JOBS" bzImage modules
-rm -rf "$out/modules"
-run_logged tree-modules-install tmake INSTALL_MOD_PATH="$out/modules" \
-	INSTALL_MOD_STRIP=1 modules_install
-progress "build: $(tmake -s kernelrelease) from $tree"
+if $unchanged && [ -d "$out/modules" ]; then
+	progress "build: unchanged since the last one ($(tmake -s kernelrelease) from $tree)"
+else
+	run_logged tree-build tmake -j"$JOBS" bzImage modules
+	rm -rf "$out/modules"
+	run_logged tree-modules-install tmake INSTALL_MOD_PATH="$out/modules" \
+		INSTALL_MOD_STRIP=1 modules_install
+	mv "$out/stamp-start" "$built"
+	progress "build: $(tmake -s kernelrelease) from $tree"
+fi
 VM_KERNEL=$obj/arch/x86/boot/bzImage VM_MODULES=$out/modules \
 	VM_INITRD=$out/initramfs.cpio.gz "$TOP/vm/initramfs.sh"

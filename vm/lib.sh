@@ -47,6 +47,13 @@ KIMAGE=${VM_KERNEL:-$KSRC/arch/x86/boot/bzImage}
 # What a workload boot (boot.sh -r) appends to INITRD: stress-ng and the
 # libraries it links, built by initramfs.sh next to INITRD.
 WORKLOAD_INITRD=${INITRD%.cpio.gz}-workload.cpio.gz
+# The guest's memory in MiB (run-qemu.sh -m): initramfs.sh bounds what
+# it packs by it.
+GUEST_MEM=${GUEST_MEM:-512}
+case $GUEST_MEM in
+''|0|*[!0-9]*) echo "GUEST_MEM must be a number of MiB, not '$GUEST_MEM'" >&2
+	exit 64 ;;
+esac
 mkdir -p "$LOGS"
 
 _t0=$(date +%s)
@@ -96,17 +103,19 @@ check_name() {
 # run_logged NAME CMD...: run CMD with all output in $LOGS/NAME.log; on
 # failure print the log's path and its last lines, and fail.
 run_logged() {
-	local name=$1 log rc
+	local name=$1 log rc=0 how
 	shift
 	log=$LOGS/$name.log
 	progress "$name: start (log: ${log#"$TOP"/})"
-	if "$@" >"$log" 2>&1; then
+	"$@" >"$log" 2>&1 || rc=$?
+	if [ $rc = 0 ]; then
 		progress "$name: done"
 		return 0
 	fi
-	rc=$?
-	printf '%s: error: %s failed (exit %d); last lines of %s:\n' \
-		"${STEP:-vm}" "$name" "$rc" "$log" >&2
+	how="exit $rc"
+	[ $rc -le 128 ] || how="killed by SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))"
+	printf '%s: error: %s failed (%s); last lines of %s:\n' \
+		"${STEP:-vm}" "$name" "$how" "$log" >&2
 	tail -n 25 "$log" >&2
 	exit 1
 }

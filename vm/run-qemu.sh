@@ -3,7 +3,7 @@
 #
 # Boot the lockdep guest in QEMU and wait for it to power off.
 #
-#   vm/run-qemu.sh [-d DIR] [-t SECONDS] [-a "KERNEL ARGS"] [-D DISK]
+#   vm/run-qemu.sh [-d DIR] [-t SECONDS] [-a "KERNEL ARGS"] [-D DISK]... [-R DISK]...
 #
 # DIR (default build/vm/run) receives console.log (ttyS0, the kernel
 # console), qemu.log (QEMU's own messages), qemu.pid (QEMU's pidfile) and
@@ -21,7 +21,10 @@
 # guest boots on this machine, and TCG otherwise. KERNEL_VARIANT=plain
 # (or kasan) boots that kernel and its initramfs, VM_INITRD another initramfs
 # (see lib.sh). -D DISK
-# attaches a raw image as a virtio-blk disk, the guest's /dev/vda. SMP=N
+# attaches a raw image as a virtio-blk disk that the guest writes into,
+# -R DISK one whose writes QEMU discards (snapshot=on: the file is left
+# as it was); the guest sees them as /dev/vda, /dev/vdb... in the order
+# given, the -D disks first. GUEST_MEM=MiB: its memory (default 512). SMP=N
 # gives the guest N CPUs (default 2). QEMU_ARGS: more QEMU options, split
 # on spaces (for example "-icount shift=0").
 set -euo pipefail
@@ -31,15 +34,21 @@ STEP=qemu
 dir=$BUILD/vm/run
 timeout=300
 append=""
-disk=()
-while getopts d:t:a:D: opt; do
+disk=() rdisk=()
+while getopts d:t:a:D:R: opt; do
 	case $opt in
 	d) dir=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	a) append=$OPTARG ;;
-	D) [ -f "$OPTARG" ] || die "no disk image '$OPTARG'"
-	   disk=(-drive "file=$OPTARG,if=virtio,format=raw,cache=unsafe") ;;
-	*) echo "usage: $0 [-d DIR] [-t SECONDS] [-a \"KERNEL ARGS\"] [-D DISK]" >&2
+	D|R) [ -f "$OPTARG" ] && [ -r "$OPTARG" ] || die "no disk image '$OPTARG'"
+	   # a comma in a -drive value must be doubled
+	   f=${OPTARG//,/,,}
+	   if [ $opt = D ]; then
+		disk+=(-drive "file=$f,if=virtio,format=raw,cache=unsafe")
+	   else
+		rdisk+=(-drive "file=$f,if=virtio,format=raw,snapshot=on")
+	   fi ;;
+	*) echo "usage: $0 [-d DIR] [-t SECONDS] [-a \"KERNEL ARGS\"] [-D DISK]... [-R DISK]..." >&2
 	   exit 64 ;;
 	esac
 done
@@ -71,7 +80,7 @@ set +e
 # SIGKILL, so no QEMU outlives its caller
 setpriv --pdeathsig TERM timeout --kill-after=5 "$timeout" \
 	setpriv --pdeathsig TERM qemu-system-x86_64 \
-	-accel "$accel" -cpu "$cpu" -m 512 -smp "$smp" \
+	-accel "$accel" -cpu "$cpu" -m "$GUEST_MEM" -smp "$smp" \
 	-display none -monitor none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 $append" \
@@ -79,7 +88,7 @@ setpriv --pdeathsig TERM timeout --kill-after=5 "$timeout" \
 	-device virtio-serial-pci,id=vser0 \
 	-chardev "socket,id=agent,path=$dir/agent.sock,server=on,wait=off" \
 	-device virtserialport,bus=vser0.0,chardev=agent,name=org.lockdep.agent \
-	-pidfile "$dir/qemu.pid" "${disk[@]}" \
+	-pidfile "$dir/qemu.pid" "${disk[@]}" "${rdisk[@]}" \
 	${QEMU_ARGS:-} >"$dir/qemu.log" 2>&1
 rc=$?
 elapsed=$((SECONDS - start))

@@ -25,6 +25,7 @@
 #include "parse/trace-events.h"
 #include "proto/allowlist.h"
 #include "store/store.h"
+#include "symbolise/debuginfo.h"
 #include "symbolise/symbolise.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -55,6 +56,11 @@ struct db_sink {
 	char build_id[2 * ELF_NOTES_MAX_BUILD_ID + 1];
 	struct symboliser *sym;
 	bool sym_tried;
+	/* o.debug_dir: the vmlinux found there, and the reports before */
+	char *found_vmlinux;
+	bool lookup_done;
+	struct ldr_report **pending;
+	size_t npending, alloc_pending;
 	/* /proc/lockdep_graph, stored at the end: it joins /proc/lockdep */
 	struct strbuf graph;
 	char *graph_input;
@@ -106,16 +112,9 @@ static void db_symbolise(struct db_sink *d, struct ldr_report *r)
 		symbolise_report(sym, r);
 }
 
-static void db_report(struct ldr_report *r, void *data)
+static void db_store_report(struct db_sink *d, struct ldr_report *r)
 {
-	struct db_sink *d = data;
-
 	if (!d->failed) {
-		/* console lines come after every kmsg line: no seq for them */
-		if (r->first_line && r->first_line <= d->nline_seq) {
-			r->kmsg_seq = d->line_seq[r->first_line - 1];
-			r->has_kmsg_seq = true;
-		}
 		db_symbolise(d, r);
 		if (store_add_report(d->st, r, NULL))
 			db_fail(d);
@@ -125,6 +124,40 @@ static void db_report(struct ldr_report *r, void *data)
 			d->release = xstrdup(r->release);
 	}
 	report_free(r);
+}
+
+/* The build id lookup is done (or cannot be): the reports held for it. */
+static void db_flush_pending(struct db_sink *d)
+{
+	size_t i;
+
+	d->lookup_done = true;
+	for (i = 0; i < d->npending; i++)
+		db_store_report(d, d->pending[i]);
+	free(d->pending);
+	d->pending = NULL;
+	d->npending = d->alloc_pending = 0;
+}
+
+static void db_report(struct ldr_report *r, void *data)
+{
+	struct db_sink *d = data;
+
+	/* console lines come after every kmsg line: no seq for them */
+	if (r->first_line && r->first_line <= d->nline_seq) {
+		r->kmsg_seq = d->line_seq[r->first_line - 1];
+		r->has_kmsg_seq = true;
+	}
+	if (d->o.debug_dir && !d->lookup_done && !d->failed) {
+		if (d->npending == d->alloc_pending) {
+			d->alloc_pending = d->alloc_pending ? 2 * d->alloc_pending : 16;
+			d->pending = xrealloc(d->pending, d->alloc_pending *
+						    sizeof(*d->pending));
+		}
+		d->pending[d->npending++] = r;
+		return;
+	}
+	db_store_report(d, r);
 }
 
 static void db_log_line(const char *line, size_t len, void *data)
@@ -324,6 +357,23 @@ static int db_version(struct db_sink *d)
 	return 0;
 }
 
+/* No --vmlinux: the kernel's own, by its build id, said either way. */
+static void db_find_vmlinux(struct db_sink *d)
+{
+	d->found_vmlinux = debuginfo_find_vmlinux(d->o.debug_dir, d->build_id,
+						  d->release);
+	if (d->found_vmlinux) {
+		fprintf(stderr, "lockdep-collect: symbolising against %s (build id %s)\n",
+			d->found_vmlinux, d->build_id);
+		d->o.vmlinux = d->found_vmlinux;
+	} else {
+		fprintf(stderr, "lockdep-collect: no vmlinux of build id %s under %s (.build-id/%.2s/%s.debug, boot/vmlinux-%s): reports stored unsymbolised; give --vmlinux\n",
+			d->build_id, d->o.debug_dir, d->build_id, d->build_id + 2,
+			d->release ? d->release : "RELEASE");
+	}
+	db_flush_pending(d);
+}
+
 static int db_notes(struct db_sink *d)
 {
 	size_t bad;
@@ -336,6 +386,8 @@ static int db_notes(struct db_sink *d)
 	}
 	if (ret == 0 && store_boot_set(d->st, "build_id", d->build_id))
 		return db_fail(d);
+	if (ret == 0 && d->o.debug_dir && !d->lookup_done)
+		db_find_vmlinux(d);
 	return 0;
 }
 
@@ -619,6 +671,8 @@ static int db_finish(struct collect_sink *s, const struct collect_summary *sum)
 		db_fail(d);
 	if (!d->failed) {
 		klog_parser_finish(d->klog);
+		/* no build id came: the reports held for it, as they are */
+		db_flush_pending(d);
 		db_selftest(d);
 	}
 	if (!d->failed && d->graph_input)
@@ -651,6 +705,10 @@ static void db_free(struct collect_sink *s)
 	kmsg_parser_free(d->kmsg);
 	klog_parser_free(d->klog);
 	symboliser_free(d->sym);
+	while (d->npending)
+		report_free(d->pending[--d->npending]);
+	free(d->pending);
+	free(d->found_vmlinux);
 	strbuf_release(&d->file);
 	strbuf_release(&d->log);
 	strbuf_release(&d->graph);

@@ -10,8 +10,8 @@
  * build id, each /sys/module/NAME/sections/SECTION (one address) and
  * /sys/module/NAME/notes/.note.gnu.build-id to the symboliser, which then
  * knows where the module's code was and which .ko is of its build. Kernel log records (or lines of a plain log) go to the kernel
- * log parser; each report is symbolised if a vmlinux was given, then
- * stored; the self-test table is read from the same log at the end.
+ * log parser; each report is symbolised if a vmlinux was given or found
+ * by the kernel's build id (debug_dir), then stored; the self-test table is read from the same log at the end.
  *
  * Invariants:
  *  (1) The boot is one transaction (store.h): it is committed by
@@ -40,6 +40,13 @@ struct db_sink_opts {
 	const char *events_input;
 	const char *vmlinux;		/* symbolise reports against it, or NULL */
 	const char *modules_dir;	/* and modules from there, or NULL */
+	/*
+	 * With no vmlinux: the debug directory where the kernel's vmlinux is
+	 * looked for by its build id (symbolise/debuginfo.h) once
+	 * /sys/kernel/notes arrives, or NULL. Reports wait for that lookup,
+	 * then are stored in order; the file used is said on stderr.
+	 */
+	const char *debug_dir;
 	/* their symbol index cache: symbolise_cache_dir(cache_dir), or none */
 	const char *cache_dir;
 	bool no_cache;

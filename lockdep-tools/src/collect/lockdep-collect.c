@@ -30,8 +30,8 @@ static const char usage_text[] =
 	"                       [--run NAME [--run-timeout SECONDS]]\n"
 	"       lockdep-collect --db FILE (--raw-dir DIR | --log FILE | --proc-dir DIR\n"
 	"                       | --local)\n"
-	"   both with: [--label TEXT] [--vmlinux FILE] [--modules DIR]\n"
-	"              [--cache DIR | --no-cache]\n"
+	"   both with: [--label TEXT] [--vmlinux FILE | --debug-dir DIR]\n"
+	"              [--modules DIR] [--cache DIR | --no-cache]\n"
 	"\n"
 	"Sources (exactly one):\n"
 	"    --socket PATH      the guest agent behind this UNIX socket (QEMU chardev)\n"
@@ -46,6 +46,10 @@ static const char usage_text[] =
 	"Options:\n"
 	"    --label TEXT       a name for the boot in the database\n"
 	"    --vmlinux FILE     symbolise the reports' frames against this vmlinux\n"
+	"    --debug-dir DIR    without --vmlinux: the one of the kernel's build id\n"
+	"                       under DIR (default /usr/lib/debug): .build-id/xx/\n"
+	"                       yyyy.debug, boot/vmlinux-RELEASE or lib/modules/\n"
+	"                       RELEASE/vmlinux (a -dbg package), named on stderr\n"
 	"    --modules DIR      ... and the modules (.ko) found under DIR\n"
 	"    --cache DIR        keep their symbol indexes in DIR (default\n"
 	"                       $XDG_CACHE_HOME/lockdep-tools, see lockdep-symbolise(1))\n"
@@ -94,6 +98,7 @@ static int parse_timeout(const char *arg, int *out)
 struct collect_args {
 	struct collect_agent_opts agent;
 	const char *raw_dir, *db, *log, *proc_dir, *label, *vmlinux, *modules;
+	const char *debug_dir;
 	const char *cache, *run;
 	bool local, agent_only, no_cache, run_timeout;	/* agent_only: an agent-only option was given */
 	const char **triggers;
@@ -126,8 +131,10 @@ static int check_args(const struct collect_args *a)
 	}
 	if (a->run_timeout && !a->run)
 		return cli_usage_error("%s", "--run-timeout needs --run NAME");
-	if (!a->db && (a->label || a->vmlinux || a->modules))
-		return cli_usage_error("%s", "--label, --vmlinux and --modules need --db FILE");
+	if (!a->db && (a->label || a->vmlinux || a->modules || a->debug_dir))
+		return cli_usage_error("%s", "--label, --vmlinux, --debug-dir and --modules need --db FILE");
+	if (a->vmlinux && a->debug_dir)
+		return cli_usage_error("%s", "give --vmlinux or --debug-dir, not both");
 	if (a->agent.socket_path)
 		return SRC_AGENT;
 	if (a->raw_dir)
@@ -147,6 +154,7 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 		{ "label",	required_argument,	NULL, 'b' },
 		{ "vmlinux",	required_argument,	NULL, 'v' },
 		{ "modules",	required_argument,	NULL, 'm' },
+		{ "debug-dir",	required_argument,	NULL, 'G' },
 		{ "cache",	required_argument,	NULL, 'C' },
 		{ "no-cache",	no_argument,		NULL, 'N' },
 		{ "timeout",	required_argument,	NULL, 't' },
@@ -190,6 +198,9 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 			break;
 		case 'm':
 			a->modules = optarg;
+			break;
+		case 'G':
+			a->debug_dir = optarg;
 			break;
 		case 'C':
 			a->cache = optarg;
@@ -264,6 +275,8 @@ static struct collect_sink *make_db_sink(const struct collect_args *a,
 	struct db_sink_opts o = {
 		.db_path = a->db, .label = a->label,
 		.source = source_names[src], .vmlinux = a->vmlinux,
+		.debug_dir = a->vmlinux ? NULL :
+			     a->debug_dir ? a->debug_dir : "/usr/lib/debug",
 		.modules_dir = a->modules,
 		.cache_dir = a->cache, .no_cache = a->no_cache,
 		.completeness_from_summary = src == SRC_AGENT ||
