@@ -17,8 +17,9 @@
 #     the filesystems the workload script RUN mounts (its "mount -t FS"),
 #     and MODULES_LOAD (comma-separated names, "-" and "_" alike); a
 #     name in MODULES_LOAD that the tree lacks is an error;
-#   - every other module, for the guest's modprobe, if the whole tree is
-#     at most MODULES_MAX MiB (default 64); else none of them, said;
+#   - every other module, for the guest's modprobe, if the tree's modules
+#     add up to at most MODULES_MAX MiB (default 64); else none of them,
+#     said;
 # with a modules.dep of what was packed (depmod) and ROOT/etc/modules-boot,
 # the names /init modprobes in turn ("?NAME": one whose failure is no
 # error, see soft_first).
@@ -118,13 +119,15 @@ done < <(pick $(soft_first $GUEST_MODULES $fs $named))
 files=$(printf '%s\n' $files | sort -u)
 others=$(($(wc -l <"$dep") - $(echo "$files" | grep -c . || true)))
 
-total=$(du -sbL --apparent-size "$tree" | cut -f1)
+# the modules alone: lib/modules/RELEASE/build and source lead to the
+# whole kernel tree, which find does not follow
+total=$(find "$tree" -name '*.ko*' -printf '%s\n' | awk '{ n += $1 } END { print n + 0 }')
 if [ "$total" -le $((max << 20)) ]; then
 	(cd "$tree" && find . -name '*.ko*' -print0) | (cd "$tree" && cpio -p0dm --quiet "$root/lib/modules/$rel")
 	rest="and the other $others for modprobe"
 else
 	[ -z "$files" ] || echo "$files" | (cd "$tree" && cpio -pdm --quiet "$root/lib/modules/$rel")
-	rest="the other $others left out: the tree is $((total >> 20)) MiB, over MODULES_MAX=$max (name them in MODULES_LOAD)"
+	rest="the other $others left out: its modules are $((total >> 20)) MiB, over MODULES_MAX=$max (name them in MODULES_LOAD)"
 fi
 # depmod reads these, and warns when one is missing (a tree made by hand)
 for f in modules.order modules.builtin modules.builtin.modinfo; do
