@@ -45,6 +45,13 @@ void graph_select_cycles(const struct graph *g, const struct graph_scc *scc,
  */
 size_t graph_select_radius(const struct graph *g, const char *name,
 			   unsigned int radius, struct graph_view *v);
+/*
+ * The nodes named @name as --class names them (exactly, else without
+ * #version and /subclass) into *@out, which the caller frees (room for
+ * every node); their number.
+ */
+size_t graph_match_class(const struct graph *g, const char *name,
+			 uint32_t **out);
 
 /* A shortest path from an irq-safe to an irq-unsafe class (state LDR_*). */
 struct graph_irq_path {
@@ -101,5 +108,13 @@ void graph_json_cycles(struct json_writer *w, const struct graph *g,
 		       const struct graph_cycles *cy);
 void graph_json_irq_paths(struct json_writer *w, const struct graph *g,
 			  const struct graph_irq_paths *p);
+/*
+ * One dependency in lockdep's words ("-> (A){usage} EN (B){usage}:", the
+ * boots that saw it and its site), and its JSON members (from, to, kind,
+ * boots, site, site_boot; the caller opens the object).
+ */
+void graph_print_dep(FILE *out, const struct graph *g, uint32_t edge);
+void graph_json_edge_fields(struct json_writer *w, const struct graph *g,
+			    uint32_t edge);
 
 #endif
