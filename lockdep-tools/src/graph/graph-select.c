@@ -20,9 +20,16 @@ void graph_view_init(struct graph_view *v, const struct graph *g)
 
 void graph_view_release(struct graph_view *v)
 {
+	size_t i;
+
+	for (i = 0; i < v->nr_folds; i++)
+		free(v->folds[i].prefixes);
+	free(v->folds);
 	free(v->node);
 	free(v->edge);
 	v->node = v->edge = NULL;
+	v->folds = NULL;
+	v->nr_folds = v->alloc_folds = 0;
 }
 
 void graph_select_all(const struct graph *g, struct graph_view *v)

@@ -22,16 +22,40 @@ enum graph_mark {
 	GRAPH_FOCUS	= 1 << 2,	/* the --class node(s) */
 };
 
+/* Classes left out of a picture, hanging off one drawn class */
+struct graph_fold {
+	uint32_t node;		/* the drawn class */
+	bool under;		/* taken while it is held, else held over it */
+	uint32_t count;
+	char *prefixes;		/* the commonest name prefixes with their
+				 * counts ("&ei->* 40, jbd2_* 3"), or "" */
+};
+
 struct graph_view {
 	uint8_t *node;		/* graph_mark per node */
 	uint8_t *edge;		/* graph_mark per edge */
 	bool sites;		/* write sites as edge labels, not only tooltips */
 	const char *title;
 	const char *note;	/* a note beside the graph (advice), or NULL */
+	/* graph_view_bound(): the classes selected and drawn, the folds
+	 * (the largest), and the classes left out in none of them */
+	size_t selected, drawn;
+	struct graph_fold *folds;
+	size_t nr_folds, alloc_folds;
+	size_t apart;
 };
 
 void graph_view_init(struct graph_view *v, const struct graph *g);
 void graph_view_release(struct graph_view *v);
+
+/*
+ * Draw at most @max_nodes (0: no limit) of the classes shown: the focus,
+ * then those of the best dependencies first (bold ones; on a cycle or
+ * an irq path; used by the most lock chains, @chain_uses per edge or
+ * NULL), the rest folded (graph-bound.c). Sets selected and drawn.
+ */
+void graph_view_bound(const struct graph *g, struct graph_view *v,
+		      size_t max_nodes, const uint32_t *chain_uses);
 
 /* Everything. */
 void graph_select_all(const struct graph *g, struct graph_view *v);
@@ -83,6 +107,14 @@ void graph_select_irq(const struct graph *g, const struct graph_irq_paths *p,
  */
 struct graph *graph_load(struct store *st, const int64_t *ids,
 			 char *const *labels, size_t nr);
+/*
+ * The same, and to *@chain_uses (the caller frees) per edge the number
+ * of lock chains of those boots that hold its from class when they take
+ * its to class (saturated): how much of the kernel goes through it.
+ */
+struct graph *graph_load_uses(struct store *st, const int64_t *ids,
+			      char *const *labels, size_t nr,
+			      uint32_t **chain_uses);
 
 /* A report's dependency chain as a graph of its own (graph-report.c). */
 struct ldr_report;

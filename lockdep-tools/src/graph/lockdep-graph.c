@@ -41,9 +41,14 @@ struct graph_opts {
 	enum selection sel;
 	unsigned int radius;
 	int64_t report;
-	size_t max_cycles;
+	size_t max_cycles, max_nodes;
 	bool list, json, pretty, sites, verbose;
 };
+
+/* A picture that fits a screen: a star of 15 classes is about 1100
+ * pixels tall (fs_reclaim of the 6.1 fixture boot) */
+#define MAX_NODES	15
+#define MAX_NODES_STR	"15"
 
 struct boot_list {
 	int64_t *ids;
@@ -56,7 +61,8 @@ static const char usage_line[] =
 	"                     [--cycles | --irq | --class=NAME [--radius=K] | --report=ID\n"
 	"                      | --path A B]\n"
 	"                     [-o FILE] [-T svg|png|pdf] [--sites] [-l | --list]\n"
-	"                     [-j | --json] [-p | --pretty] [--max-cycles=N] [-v]\n";
+	"                     [-j | --json] [-p | --pretty] [--max-cycles=N]\n"
+	"                     [--max-nodes=N] [-v]\n";
 
 static void print_help(void)
 {
@@ -93,6 +99,10 @@ static void print_help(void)
 	      "  -p, --pretty     pretty-printed JSON (implies --json)\n"
 	      "      --max-cycles=N  at most N cycles per component (default\n"
 	      "                   1000, 0: no limit)\n"
+	      "      --max-nodes=N  draw at most N classes (default " MAX_NODES_STR ",\n"
+	      "                   0: no limit): those on cycles and irq paths,\n"
+	      "                   then those most lock chains use; the rest\n"
+	      "                   folded into boxes that count them\n"
 	      "  -v, --verbose    time and peak memory of each step on stderr\n"
 	      "  -h, --help       show this help\n"
 	      "\n"
@@ -444,6 +454,26 @@ static void missing_lines(struct strbuf *sb, const struct graph *g, bool wrap)
 	}
 }
 
+/* Is the output a picture that --max-nodes bounds? */
+static bool bounded(const struct graph_opts *o)
+{
+	if (o->list || o->json || o->sel == SEL_REPORT || o->sel == SEL_PATH)
+		return false;
+	return o->max_nodes;
+}
+
+static void bound_title(struct strbuf *t, const struct graph_view *v,
+			size_t max)
+{
+	if (v->drawn == v->selected)
+		return;
+	strbuf_addf(t, " (%zu of %zu classes drawn, --max-nodes=%zu", v->drawn,
+		    v->selected, max);
+	if (v->apart)
+		strbuf_addf(t, "; %zu more not shown", v->apart);
+	strbuf_addch(t, ')');
+}
+
 static void path_title(struct strbuf *t, const struct graph_paths *p,
 		       const struct graph_opts *o)
 {
@@ -469,6 +499,7 @@ static int run(struct graph_opts *o)
 	struct graph_irq_paths irq = { 0 };
 	struct graph_paths paths = { 0 };
 	struct graph *g = NULL;
+	uint32_t *uses = NULL;
 	struct store *st;
 	struct json_writer *w;
 	double t = now(), cpu = 0;
@@ -483,7 +514,9 @@ static int run(struct graph_opts *o)
 	if (o->sel == SEL_REPORT) {
 		g = load_report(st, o, &title, &note);
 	} else if (!pick_boots(st, o, &boots)) {
-		g = graph_load(st, boots.ids, boots.labels, boots.nr);
+		/* a bounded picture ranks what it draws by chain uses */
+		g = graph_load_uses(st, boots.ids, boots.labels, boots.nr,
+				    bounded(o) ? &uses : NULL);
 		if (g)
 			boots_title(&title, g);
 	}
@@ -538,6 +571,11 @@ static int run(struct graph_opts *o)
 	}
 	store_close(st);
 	st = NULL;
+	if (bounded(o)) {
+		graph_view_bound(g, &view, o->max_nodes, uses);
+		step(o, "bound", &t, &cpu);
+		bound_title(&title, &view, o->max_nodes);
+	}
 	view.title = title.buf;
 	text = o->list || o->json || (o->sel == SEL_PATH && !o->format);
 	if (o->sel != SEL_REPORT)
@@ -592,6 +630,7 @@ out:
 	graph_irq_paths_release(&irq);
 	graph_view_release(&view);
 	graph_free(g);
+	free(uses);
 	boot_list_release(&boots);
 	strbuf_release(&title);
 	strbuf_release(&note);
@@ -628,11 +667,12 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "max-cycles", required_argument, NULL, 'M' },
+		{ "max-nodes", required_argument, NULL, 'X' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct graph_opts o = { .max_cycles = 1000 };
+	struct graph_opts o = { .max_cycles = 1000, .max_nodes = MAX_NODES };
 	unsigned long long v;
 	int c, nsel = 0, ret;
 
@@ -686,6 +726,11 @@ int main(int argc, char **argv)
 			if (parse_uint(optarg, SIZE_MAX, &v))
 				return cli_usage_error("invalid --max-cycles: expected a number, not '%s'", optarg);
 			o.max_cycles = (size_t)v;
+			break;
+		case 'X':
+			if (parse_uint(optarg, UINT32_MAX, &v))
+				return cli_usage_error("invalid --max-nodes: expected a number, not '%s'", optarg);
+			o.max_nodes = (size_t)v;
 			break;
 		case 'o':
 			o.output = optarg;
