@@ -58,8 +58,8 @@ struct boot_list {
 
 static const char usage_line[] =
 	"usage: lockdep-graph --db=FILE [--boot=ID | --boots=ID,ID... | --boots=all]\n"
-	"                     [--cycles | --irq | --class=NAME [--radius=K] | --report=ID\n"
-	"                      | --path A B]\n"
+	"                     [--cycles | --irq | --class=NAME [--radius=K]\n"
+	"                      | --report=ID | --path A B]\n"
 	"                     [-o FILE] [-T svg|png|pdf] [--sites] [-l | --list]\n"
 	"                     [-j | --json] [-p | --pretty] [--max-cycles=N]\n"
 	"                     [--max-nodes=N] [-v]\n";
