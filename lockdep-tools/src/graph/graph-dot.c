@@ -323,7 +323,8 @@ static void write_legend(FILE *out, const struct graph *g,
 	strbuf_reset(&sb);
 	strbuf_addstr(&sb, "A -> B: B taken while A held\n{usage}: as in /proc/lockdep");
 	if (u.bold)
-		strbuf_addstr(&sb, "\nbold: on a cycle / irq path");
+		strbuf_addf(&sb, "\nbold: %s",
+			    v->bold_key ? v->bold_key : "on a cycle / irq path");
 	if (g->nr_boots > NR_BOOT_COLOURS)
 		strbuf_addstr(&sb, "\nblack: every boot saw it, gray: some");
 	key_node(out, "legend_note", sb.buf, "shape=plaintext style=\"\"");

@@ -37,6 +37,8 @@ struct graph_view {
 	bool sites;		/* write sites as edge labels, not only tooltips */
 	const char *title;
 	const char *note;	/* a note beside the graph (advice), or NULL */
+	const char *bold_key;	/* what bold says in the key, or NULL:
+				 * "on a cycle / irq path" */
 	/* graph_view_bound(): the classes selected and drawn, the folds
 	 * (the largest), and the classes left out in none of them */
 	size_t selected, drawn;

@@ -565,6 +565,7 @@ static int run(struct graph_opts *o)
 		step(o, "path", &t, &cpu);
 		graph_select_paths(g, &paths, &view);
 		view.sites = true;
+		view.bold_key = "on a shortest path";
 		strbuf_addstr(&where, title.buf);
 		path_title(&title, &paths, o);
 		break;

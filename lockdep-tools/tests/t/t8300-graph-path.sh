@@ -124,6 +124,7 @@ test_expect_success '-T svg: the path drawn bold, edges labelled with their site
 	texts = [t.firstChild.data for t in d.getElementsByTagName("text") if t.firstChild]
 	assert any("0xffffffff813a35b3" in t for t in texts), texts
 	assert "shortest path from cpu_hotplug_lock to text_mutex, 2 dependencies" in " ".join(texts)
+	assert "bold: on a shortest path" in texts, texts
 	EOF
 '
 
