@@ -11,7 +11,8 @@
  * reader asked about; without a focus it starts from the best edge of
  * all, and from the best left when a component is used up. Each class
  * left out is folded into the drawn class it would have come in by,
- * counted per direction with its commonest name prefixes.
+ * counted per direction with its commonest name prefixes. Edges between
+ * two classes of one layer of a neighbourhood are left out, counted.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -112,18 +113,22 @@ static uint64_t *edge_ranks(const struct graph *g, const struct graph_view *v,
 	return rank;
 }
 
-/* Run @body for each shown edge of node @u: @e its index, @w its other end */
+/*
+ * Run @body for each shown edge of node @u that the picture keeps (not
+ * GRAPH_LOOSE): @e its index, @w its other end.
+ */
+#define KEPT_EDGE(v, e)	(((v)->edge[e] & (GRAPH_SHOWN | GRAPH_LOOSE)) == GRAPH_SHOWN)
 #define FOR_SHOWN_EDGES(g, v, u, e, w, body) do {			\
 	uint32_t _k;							\
 	for (_k = (g)->out[u]; _k < (g)->out[(u) + 1]; _k++) {		\
 		(e) = _k;						\
 		(w) = (g)->edges[_k].to;				\
-		if ((v)->edge[_k] & GRAPH_SHOWN) { body; }		\
+		if (KEPT_EDGE(v, e)) { body; }				\
 	}								\
 	for (_k = (g)->in[u]; _k < (g)->in[(u) + 1]; _k++) {		\
 		(e) = (g)->in_edge[_k];					\
 		(w) = (g)->edges[e].from;				\
-		if ((v)->edge[e] & GRAPH_SHOWN) { body; }		\
+		if (KEPT_EDGE(v, e)) { body; }				\
 	}								\
 } while (0)
 
@@ -292,10 +297,18 @@ void graph_view_bound(const struct graph *g, struct graph_view *v,
 	for (i = 0; i < n; i++)
 		if (order[i] == NOT_KEPT)
 			v->node[i] &= (uint8_t)~GRAPH_SHOWN;
-	for (i = 0; i < g->nr_edges; i++)
+	for (i = 0; i < g->nr_edges; i++) {
 		if (order[g->edges[i].from] == NOT_KEPT ||
 		    order[g->edges[i].to] == NOT_KEPT)
 			v->edge[i] &= (uint8_t)~GRAPH_SHOWN;
+		/* a neighbourhood is a star: over, the centre, under; an
+		 * edge between two neighbours would add a column and the
+		 * label of its kind to a picture already cut down */
+		if ((v->edge[i] & GRAPH_SHOWN) && (v->edge[i] & GRAPH_LOOSE)) {
+			v->edge[i] &= (uint8_t)~GRAPH_SHOWN;
+			v->loose++;
+		}
+	}
 	qsort(at, nr_at, sizeof(*at), by_fold);
 	for (start = 0, i = 1; i <= nr_at; i++)
 		if (i == nr_at || by_fold(&at[start], &at[i])) {

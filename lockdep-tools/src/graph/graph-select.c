@@ -140,6 +140,10 @@ size_t graph_select_radius(const struct graph *g, const char *name,
 			      queue, &tail, v);
 	}
 	show_edges_between(g, v);
+	for (i = 0; i < g->nr_edges; i++)
+		if ((v->edge[i] & GRAPH_SHOWN) &&
+		    dist[g->edges[i].from] == dist[g->edges[i].to])
+			v->edge[i] |= GRAPH_LOOSE;
 	free(queue);
 	free(dist);
 	return matched;

@@ -20,6 +20,9 @@ enum graph_mark {
 	GRAPH_SHOWN	= 1 << 0,
 	GRAPH_BOLD	= 1 << 1,	/* on a listed cycle or irq path */
 	GRAPH_FOCUS	= 1 << 2,	/* the --class node(s) */
+	/* an edge inside one layer of a neighbourhood (both classes as
+	 * far from the centre): a bounded picture leaves it out */
+	GRAPH_LOOSE	= 1 << 3,
 };
 
 /* Classes left out of a picture, hanging off one drawn class */
@@ -45,6 +48,7 @@ struct graph_view {
 	struct graph_fold *folds;
 	size_t nr_folds, alloc_folds;
 	size_t apart;
+	size_t loose;		/* GRAPH_LOOSE edges left out */
 };
 
 void graph_view_init(struct graph_view *v, const struct graph *g);
@@ -54,7 +58,8 @@ void graph_view_release(struct graph_view *v);
  * Draw at most @max_nodes (0: no limit) of the classes shown: the focus,
  * then those of the best dependencies first (bold ones; on a cycle or
  * an irq path; used by the most lock chains, @chain_uses per edge or
- * NULL), the rest folded (graph-bound.c). Sets selected and drawn.
+ * NULL), the rest folded (graph-bound.c), and no GRAPH_LOOSE edge. Sets
+ * selected, drawn, the folds, apart and loose.
  */
 void graph_view_bound(const struct graph *g, struct graph_view *v,
 		      size_t max_nodes, const uint32_t *chain_uses);

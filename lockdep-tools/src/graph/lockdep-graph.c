@@ -471,6 +471,9 @@ static void bound_title(struct strbuf *t, const struct graph_view *v,
 		    v->selected, max);
 	if (v->apart)
 		strbuf_addf(t, "; %zu more not shown", v->apart);
+	if (v->loose)
+		strbuf_addf(t, "; %zu dependenc%s between neighbours not drawn",
+			    v->loose, v->loose == 1 ? "y" : "ies");
 	strbuf_addch(t, ')');
 }
 

@@ -4,7 +4,9 @@ test_description='lockdep-graph pictures that stay readable
 
 --max-nodes bounds what one picture draws (default 15): on the real 6.1
 boot (tests/fixtures/6.1) fs_reclaim has 64 neighbours; 15 classes are
-drawn and every other one is counted in a fold box or the title. What
+drawn as a star around it (the dependencies between two neighbours
+counted, not drawn) and every other class is counted in a fold box or
+the title. What
 is drawn first: dependencies on a cycle or an irq path, then those the
 most lock chains use (hand-made /proc files). The key beside the graph
 names only what the picture uses and stays small beside a two-class
@@ -35,6 +37,12 @@ test_expect_success 'a busy class: 15 drawn, every other one counted' '
 	apart=$(grep -o "[0-9]* more not shown" c.dot | grep -o "^[0-9]*" || echo 0) &&
 	test $((folded + apart)) = $((all - 15)) &&
 	grep -q "label=\"+[0-9]* more over fs_reclaim, folded" c.dot &&
+	# a star: every edge drawn touches the centre, the others counted
+	focus=$(grep -o "^	n[0-9]* \[ label=\"fs_reclaim\\\\n" c.dot | grep -o "n[0-9]*") &&
+	grep "^	n[0-9]* -> n[0-9]* \[" c.dot >edges &&
+	test "$(grep -c . edges)" = 14 &&
+	! grep -v "^	$focus -> \|-> $focus \[" edges &&
+	grep -q "[0-9]* dependencies between neighbours not drawn)" c.dot &&
 	graph --db "$DB" --class fs_reclaim --max-nodes 0 >all.dot &&
 	test "$(nodes all.dot)" = "$all" &&
 	! grep -q "folded" all.dot &&
