@@ -101,7 +101,7 @@ test_expect_success 'plain 6.1 through make vm-boot KERNEL_IMAGE=, SMP=3, net-sm
 test_expect_success 'plain: its graph, and what it lacks' '
 	"$BIN/lockdep-graph" --db "$DB" --boot t0800-plain --cycles --list >out &&
 	grep -q "has no /proc/lockdep_graph: dependencies from /proc/lockdep alone" out &&
-	"$BIN/lockdep-graph" --db "$DB" --boot t0800-plain >g.dot &&
+	"$BIN/lockdep-graph" --db "$DB" --boot t0800-plain --max-nodes 0 >g.dot &&
 	test "$(grep -c -- "-> n" g.dot)" -gt 100
 '
 

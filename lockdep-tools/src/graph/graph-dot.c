@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Graphviz dot of a lock graph view, with a legend.
+ * Graphviz dot of a lock graph view, with a key of what it uses.
  *
  * Class names come from the guest and are untrusted. They reach dot
  * only inside quoted strings written by graph_dot_quote(), after
@@ -232,38 +232,136 @@ static void write_edge(FILE *out, const struct graph *g,
 	strbuf_release(&sb);
 }
 
-static void write_legend(FILE *out, const struct graph *g)
+/* What the shown part uses, for a key of just that */
+struct used {
+	bool hard, soft, unsafe, bold;
+	uint8_t *boots;		/* per boot: an edge shown is of it */
+};
+
+static void find_used(const struct graph *g, const struct graph_view *v,
+		      struct used *u)
 {
-	struct strbuf sb = STRBUF_INIT;
+	const struct graph_edge *e;
+	const uint32_t *boots;
+	unsigned int bits;
+	size_t i, b;
+
+	memset(u, 0, sizeof(*u));
+	u->boots = xcalloc(g->nr_boots ? g->nr_boots : 1, 1);
+	for (i = 0; i < g->nr_nodes; i++) {
+		if (!(v->node[i] & GRAPH_SHOWN))
+			continue;
+		bits = g->nodes[i].usage_bits;
+		u->hard |= graph_irq_safe(bits, LDR_HARDIRQ);
+		u->soft |= !graph_irq_safe(bits, LDR_HARDIRQ) &&
+			   graph_irq_safe(bits, LDR_SOFTIRQ);
+		u->unsafe |= node_unsafe(bits);
+	}
+	for (i = 0; i < g->nr_edges; i++) {
+		if (!(v->edge[i] & GRAPH_SHOWN))
+			continue;
+		e = &g->edges[i];
+		u->bold |= !!(v->edge[i] & GRAPH_BOLD);
+		boots = graph_edge_boots(g, e);
+		for (b = 0; b < e->nr_boots; b++)
+			u->boots[boots[b]] = 1;
+	}
+}
+
+static void key_node(FILE *out, const char *id, const char *label,
+		     const char *attrs)
+{
+	fprintf(out, "\t\t%s [", id);
+	attr(out, "label", label);
+	fprintf(out, " %s];\n", attrs);
+}
+
+/*
+ * A small key beside the graph, of only what the picture uses: one
+ * column of small boxes (a rank of its own: a column, as the graph runs
+ * left to right), so that a picture of two classes is not mostly key.
+ */
+static void write_legend(FILE *out, const struct graph *g,
+			 const struct graph_view *v)
+{
+	struct strbuf sb = STRBUF_INIT, id = STRBUF_INIT;
+	struct used u;
 	char boot[128];
 	size_t b;
 
+	find_used(g, v, &u);
 	fputs("\tsubgraph cluster_legend {\n"
-	      "\t\tlabel=\"legend\"; fontsize=12; color=gray;\n"
-	      "\t\tnode [fontsize=10];\n"
-	      "\t\tlegend_hard [label=\"hardirq-safe\\n(taken in hardirq)\" fillcolor=\"" HARDIRQ_SAFE_FILL "\"];\n"
-	      "\t\tlegend_soft [label=\"softirq-safe\\n(taken in softirq)\" fillcolor=\"" SOFTIRQ_SAFE_FILL "\"];\n"
-	      "\t\tlegend_unsafe [label=\"irq-unsafe\\n(taken with irqs on)\" color=\"" UNSAFE_BORDER "\" penwidth=2];\n"
-	      "\t\tlegend_plain [label=\"no irq usage\"];\n"
-	      "\t\tlegend_hard -> legend_soft -> legend_unsafe -> legend_plain [style=invis];\n",
-	      out);
+	      "\t\tlabel=\"key\"; fontsize=9; color=gray; margin=4;\n"
+	      "\t\tnode [fontsize=8 height=0.2 margin=\"0.04,0.02\"];\n"
+	      "\t\trank=same;\n", out);
+	if (u.hard)
+		key_node(out, "legend_hard", "hardirq-safe",
+			 "fillcolor=\"" HARDIRQ_SAFE_FILL "\"");
+	if (u.soft)
+		key_node(out, "legend_soft", "softirq-safe",
+			 "fillcolor=\"" SOFTIRQ_SAFE_FILL "\"");
+	if (u.unsafe)
+		key_node(out, "legend_unsafe", "irq-unsafe",
+			 "color=\"" UNSAFE_BORDER "\" penwidth=2");
+	if (v->nr_folds)
+		key_node(out, "legend_fold", "classes folded",
+			 "style=\"dashed,rounded\" color=gray");
 	if (g->nr_boots > 1 && g->nr_boots <= NR_BOOT_COLOURS)
 		for (b = 0; b < g->nr_boots; b++) {
+			if (!u.boots[b])
+				continue;
 			strbuf_reset(&sb);
+			strbuf_reset(&id);
 			graph_text_add(&sb, graph_boot_str(g, (int)b, boot,
-						     sizeof(boot)));
-			fprintf(out, "\t\tlegend_b%zu [shape=plaintext style=\"\"", b);
-			attr(out, "label", sb.buf);
-			attr(out, "fontcolor", boot_colours[b % NR_BOOT_COLOURS]);
-			fputs("];\n", out);
+							   sizeof(boot)));
+			strbuf_addf(&id, "legend_b%zu", b);
+			key_node(out, id.buf, sb.buf, "shape=plaintext style=\"\"");
+			fputs("\t\t", out);
+			fprintf(out, "%s [fontcolor=\"%s\"];\n", id.buf,
+				boot_colours[b % NR_BOOT_COLOURS]);
 		}
-	fprintf(out, "\t\tlegend_note [shape=plaintext style=\"\" label=\"A -> B: B taken while A held\\n"
-		"bold: on a shortest cycle / irq path\\n"
-		"edge colour: %s\\n"
-		"{usage}: as in /proc/lockdep\"];\n"
-		"\t}\n", g->nr_boots > NR_BOOT_COLOURS ?
-		"black: every boot saw it, gray: only some" :
-		"the boot(s) that saw it");
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "A -> B: B taken while A held\n{usage}: as in /proc/lockdep");
+	if (u.bold)
+		strbuf_addf(&sb, "\nbold: %s",
+			    v->bold_key ? v->bold_key : "on a cycle / irq path");
+	if (g->nr_boots > NR_BOOT_COLOURS)
+		strbuf_addstr(&sb, "\nblack: every boot saw it, gray: some");
+	key_node(out, "legend_note", sb.buf, "shape=plaintext style=\"\"");
+	fputs("\t}\n", out);
+	free(u.boots);
+	strbuf_release(&sb);
+	strbuf_release(&id);
+}
+
+/* Each fold: a dashed box hanging off its drawn class */
+static void write_folds(FILE *out, const struct graph *g,
+			const struct graph_view *v)
+{
+	const struct graph_fold *f;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < v->nr_folds; i++) {
+		f = &v->folds[i];
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "+%u more %s ", f->count,
+			    f->under ? "under" : "over");
+		text_add_cut(&sb, g->nodes[f->node].name, LABEL_MAX / 2);
+		strbuf_addstr(&sb, ", folded");
+		if (*f->prefixes) {
+			strbuf_addch(&sb, '\n');
+			graph_text_add(&sb, f->prefixes);
+		}
+		fprintf(out, "\tfold%zu [style=\"dashed,rounded\" color=gray fontsize=9", i);
+		attr(out, "label", sb.buf);
+		fputs("];\n", out);
+		if (f->under)
+			fprintf(out, "\tn%u -> fold%zu", f->node, i);
+		else
+			fprintf(out, "\tfold%zu -> n%u", i, f->node);
+		fputs(" [style=dashed color=gray];\n", out);
+	}
 	strbuf_release(&sb);
 }
 
@@ -307,7 +405,8 @@ int graph_write_dot(FILE *out, const struct graph *g,
 		attr(out, "label", sb.buf);
 		fputs("];\n", out);
 	}
-	write_legend(out, g);
+	write_folds(out, g, v);
+	write_legend(out, g, v);
 	fputs("}\n", out);
 	strbuf_release(&sb);
 	return ferror(out) ? -1 : 0;

@@ -115,6 +115,27 @@ static int no_export(int64_t boot_id, bool no_lockdep, void *data)
 	return 0;
 }
 
+struct chain_uses {
+	struct loader *l;
+	uint32_t *uses;
+};
+
+static int add_chain_pair(int64_t from, int64_t to, uint64_t chains,
+			  void *data)
+{
+	struct chain_uses *c = data;
+	uint32_t a = idmap_get(&c->l->map, from), b = idmap_get(&c->l->map, to);
+	uint32_t e;
+
+	if (a == UINT32_MAX || b == UINT32_MAX)
+		return 0;
+	e = graph_find_edge(c->l->g, a, b);
+	if (e != UINT32_MAX)
+		c->uses[e] = chains > UINT32_MAX - c->uses[e] ? UINT32_MAX :
+			     c->uses[e] + (uint32_t)chains;
+	return 0;
+}
+
 static void loader_release(struct loader *l)
 {
 	idmap_release(&l->map);
@@ -125,6 +146,14 @@ static void loader_release(struct loader *l)
 struct graph *graph_load(struct store *st, const int64_t *ids,
 			 char *const *labels, size_t nr)
 {
+	return graph_load_uses(st, ids, labels, nr, NULL);
+}
+
+struct graph *graph_load_uses(struct store *st, const int64_t *ids,
+			      char *const *labels, size_t nr,
+			      uint32_t **chain_uses)
+{
+	struct chain_uses cu = { 0 };
 	struct loader l = { .boot_ids = ids, .nr_boots = nr, .last_id = -1,
 			    .key = STRBUF_INIT };
 	uint64_t classes, deps;
@@ -150,8 +179,18 @@ struct graph *graph_load(struct store *st, const int64_t *ids,
 	if (l.dangling)
 		warning("'%s': %lu dependencies name a class of another boot or none; skipped",
 			store_path(st), l.dangling);
-	loader_release(&l);
 	graph_finish(l.g);
+	if (chain_uses) {
+		cu.l = &l;
+		cu.uses = xcalloc(l.g->nr_edges ? l.g->nr_edges : 1,
+				  sizeof(*cu.uses));
+		if (store_graph_chain_pairs(st, ids, nr, add_chain_pair, &cu)) {
+			free(cu.uses);
+			goto fail;
+		}
+		*chain_uses = cu.uses;
+	}
+	loader_release(&l);
 	return l.g;
 fail:
 	loader_release(&l);

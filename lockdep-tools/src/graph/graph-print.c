@@ -60,7 +60,7 @@ static void print_site(FILE *out, const struct graph *g,
 	strbuf_release(&line);
 }
 
-static void print_dep(FILE *out, const struct graph *g, uint32_t i)
+void graph_print_dep(FILE *out, const struct graph *g, uint32_t i)
 {
 	const struct graph_edge *e = &g->edges[i];
 	struct strbuf sb = STRBUF_INIT;
@@ -99,11 +99,11 @@ static void print_cycle(FILE *out, const struct graph *g,
 	fprintf(out, "a task acquiring lock:\n (%s)\n", name(&sb, g, y));
 	fprintf(out, "while already holding lock:\n (%s)\n", name(&sb, g, x));
 	fputs("adds the dependency\n", out);
-	print_dep(out, g, cy->edges[0]);
+	graph_print_dep(out, g, cy->edges[0]);
 	fputs("\nwhich lock already depends on the new lock.\n\n"
 	      "the existing dependency chain is:\n\n", out);
 	for (i = 1; i < cy->nr; i++)
-		print_dep(out, g, cy->edges[i]);
+		graph_print_dep(out, g, cy->edges[i]);
 	fputs("\nother info that might help us debug this:\n\n", out);
 	if (p != y) {
 		fprintf(out, "Chain exists of:\n  %s", name(&sb, g, y));
@@ -160,7 +160,7 @@ void graph_print_irq_paths(FILE *out, const struct graph *g,
 			name(&sb, g, g->edges[ip->edges[ip->nr - 1]].to));
 		fputs("  the dependencies between them:\n", out);
 		for (k = 0; k < ip->nr; k++)
-			print_dep(out, g, ip->edges[k]);
+			graph_print_dep(out, g, ip->edges[k]);
 		fputc('\n', out);
 	}
 	fprintf(out, "%zu irq-safe -> irq-unsafe path%s\n", p->nr,
@@ -180,13 +180,12 @@ static void json_boots(struct json_writer *w, const struct graph *g,
 	jsonw_end_array(w);
 }
 
-static void json_edge(struct json_writer *w, const struct graph *g,
-		      uint32_t i)
+void graph_json_edge_fields(struct json_writer *w, const struct graph *g,
+			    uint32_t i)
 {
 	const struct graph_edge *e = &g->edges[i];
 	char kind[16];
 
-	jsonw_start_object(w);
 	jsonw_string_field(w, "from", g->nodes[e->from].name);
 	jsonw_string_field(w, "to", g->nodes[e->to].name);
 	jsonw_name(w, "kind");
@@ -206,6 +205,13 @@ static void json_edge(struct json_writer *w, const struct graph *g,
 		jsonw_int(w, g->boots[e->site_boot].id);
 	else
 		jsonw_null(w);
+}
+
+static void json_edge(struct json_writer *w, const struct graph *g,
+		      uint32_t i)
+{
+	jsonw_start_object(w);
+	graph_json_edge_fields(w, g, i);
 	jsonw_end_object(w);
 }
 

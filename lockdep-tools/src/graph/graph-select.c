@@ -20,9 +20,16 @@ void graph_view_init(struct graph_view *v, const struct graph *g)
 
 void graph_view_release(struct graph_view *v)
 {
+	size_t i;
+
+	for (i = 0; i < v->nr_folds; i++)
+		free(v->folds[i].prefixes);
+	free(v->folds);
 	free(v->node);
 	free(v->edge);
 	v->node = v->edge = NULL;
+	v->folds = NULL;
+	v->nr_folds = v->alloc_folds = 0;
 }
 
 void graph_select_all(const struct graph *g, struct graph_view *v)
@@ -87,30 +94,40 @@ static void visit(uint32_t w, uint32_t d, uint32_t *dist, uint32_t *queue,
 	queue[(*tail)++] = w;
 }
 
-size_t graph_select_radius(const struct graph *g, const char *name,
-			   unsigned int radius, struct graph_view *v)
+size_t graph_match_class(const struct graph *g, const char *name,
+			 uint32_t **out)
 {
-	size_t n = g->nr_nodes, head = 0, tail = 0, i, matched = 0;
-	size_t nlen = strlen(name);
-	uint32_t *queue = xmalloc((n ? n : 1) * sizeof(*queue));
-	uint32_t *dist = xmalloc((n ? n : 1) * sizeof(*dist));
-	uint32_t u, k;
+	size_t n = g->nr_nodes, i, matched = 0, nlen = strlen(name);
 	int pass;
 
-	for (i = 0; i < n; i++)
-		dist[i] = UINT32_MAX;
+	*out = xmalloc((n ? n : 1) * sizeof(**out));
 	for (pass = 0; pass < 2 && !matched; pass++)
 		for (i = 0; i < n; i++) {
 			const char *s = g->nodes[i].name;
 
 			if (pass ? base_len(s) == nlen && !strncmp(s, name, nlen)
-				 : !strcmp(s, name)) {
-				dist[i] = 0;
-				queue[tail++] = (uint32_t)i;
-				v->node[i] |= GRAPH_SHOWN | GRAPH_FOCUS;
-				matched++;
-			}
+				 : !strcmp(s, name))
+				(*out)[matched++] = (uint32_t)i;
 		}
+	return matched;
+}
+
+size_t graph_select_radius(const struct graph *g, const char *name,
+			   unsigned int radius, struct graph_view *v)
+{
+	size_t n = g->nr_nodes, head = 0, tail, i, matched;
+	uint32_t *queue;
+	uint32_t *dist = xmalloc((n ? n : 1) * sizeof(*dist));
+	uint32_t u, k;
+
+	for (i = 0; i < n; i++)
+		dist[i] = UINT32_MAX;
+	/* the matches start the queue, which holds every node at most once */
+	matched = tail = graph_match_class(g, name, &queue);
+	for (i = 0; i < matched; i++) {
+		dist[queue[i]] = 0;
+		v->node[queue[i]] |= GRAPH_SHOWN | GRAPH_FOCUS;
+	}
 	while (head < tail) {
 		u = queue[head++];
 		if (dist[u] >= radius)
@@ -123,6 +140,10 @@ size_t graph_select_radius(const struct graph *g, const char *name,
 			      queue, &tail, v);
 	}
 	show_edges_between(g, v);
+	for (i = 0; i < g->nr_edges; i++)
+		if ((v->edge[i] & GRAPH_SHOWN) &&
+		    dist[g->edges[i].from] == dist[g->edges[i].to])
+			v->edge[i] |= GRAPH_LOOSE;
 	free(queue);
 	free(dist);
 	return matched;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "advise/advise.h"
+#include "graph/graph-path.h"
 #include "graph/graph-view.h"
 #include "parse/report.h"
 #include "store/store-graph.h"
@@ -32,16 +33,22 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-enum selection { SEL_ALL, SEL_CYCLES, SEL_IRQ, SEL_CLASS, SEL_REPORT };
+enum selection { SEL_ALL, SEL_CYCLES, SEL_IRQ, SEL_CLASS, SEL_REPORT, SEL_PATH };
 
 struct graph_opts {
 	const char *db, *output, *format, *boot_arg, *boots_arg, *class;
+	const char *path_to;	/* --path: class is its A */
 	enum selection sel;
 	unsigned int radius;
 	int64_t report;
-	size_t max_cycles;
+	size_t max_cycles, max_nodes;
 	bool list, json, pretty, sites, verbose;
 };
+
+/* A picture that fits a screen: a star of 15 classes is about 1100
+ * pixels tall (fs_reclaim of the 6.1 fixture boot) */
+#define MAX_NODES	15
+#define MAX_NODES_STR	"15"
 
 struct boot_list {
 	int64_t *ids;
@@ -51,9 +58,11 @@ struct boot_list {
 
 static const char usage_line[] =
 	"usage: lockdep-graph --db=FILE [--boot=ID | --boots=ID,ID... | --boots=all]\n"
-	"                     [--cycles | --irq | --class=NAME [--radius=K] | --report=ID]\n"
+	"                     [--cycles | --irq | --class=NAME [--radius=K]\n"
+	"                      | --report=ID | --path A B]\n"
 	"                     [-o FILE] [-T svg|png|pdf] [--sites] [-l | --list]\n"
-	"                     [-j | --json] [-p | --pretty] [--max-cycles=N] [-v]\n";
+	"                     [-j | --json] [-p | --pretty] [--max-cycles=N]\n"
+	"                     [--max-nodes=N] [-v]\n";
 
 static void print_help(void)
 {
@@ -76,6 +85,10 @@ static void print_help(void)
 	      "  --class=NAME     the classes within --radius edges of NAME\n"
 	      "  --radius=K       ... K edges, either direction (default 1)\n"
 	      "  --report=ID      the dependency chain of report ID, with sites\n"
+	      "  --path A B       why A is taken before B: the shortest paths of\n"
+	      "                   dependencies from A to B, each with its site,\n"
+	      "                   stack and first-seen time, as text (the\n"
+	      "                   default), --json, or drawn with -T\n"
 	      "Output:\n"
 	      "  -o, --output=FILE  write here instead of standard output\n"
 	      "  -T, --format=FMT   run dot -T FMT (svg, png or pdf) on the graph\n"
@@ -86,6 +99,10 @@ static void print_help(void)
 	      "  -p, --pretty     pretty-printed JSON (implies --json)\n"
 	      "      --max-cycles=N  at most N cycles per component (default\n"
 	      "                   1000, 0: no limit)\n"
+	      "      --max-nodes=N  draw at most N classes (default " MAX_NODES_STR ",\n"
+	      "                   0: no limit): those on cycles and irq paths,\n"
+	      "                   then those most lock chains use; the rest\n"
+	      "                   folded into boxes that count them\n"
 	      "  -v, --verbose    time and peak memory of each step on stderr\n"
 	      "  -h, --help       show this help\n"
 	      "\n"
@@ -347,7 +364,7 @@ static int check_opts(struct graph_opts *o, int nsel)
 	if (!o->db)
 		return cli_usage_error("--db is required");
 	if (nsel > 1)
-		return cli_usage_error("use one of --cycles, --irq, --class and --report");
+		return cli_usage_error("use one of --cycles, --irq, --class, --report and --path");
 	if (o->boot_arg && o->boots_arg)
 		return cli_usage_error("cannot use --boot with --boots");
 	if (o->sel == SEL_REPORT && (o->boot_arg || o->boots_arg))
@@ -360,8 +377,9 @@ static int check_opts(struct graph_opts *o, int nsel)
 		return cli_usage_error("cannot use -T with --list or --json");
 	if ((o->list || o->json) && o->sel == SEL_ALL)
 		o->sel = SEL_CYCLES;
-	if ((o->list || o->json) && o->sel != SEL_CYCLES && o->sel != SEL_IRQ)
-		return cli_usage_error("--list and --json take --cycles or --irq");
+	if ((o->list || o->json) && o->sel != SEL_CYCLES && o->sel != SEL_IRQ &&
+	    o->sel != SEL_PATH)
+		return cli_usage_error("--list and --json take --cycles, --irq or --path");
 	if (o->format && strcmp(o->format, "svg") && strcmp(o->format, "png") &&
 	    strcmp(o->format, "pdf"))
 		return cli_usage_error("unknown format (svg, png or pdf) '%s'", o->format);
@@ -449,21 +467,62 @@ static void missing_lines(struct strbuf *sb, const struct graph *g, bool wrap)
 	}
 }
 
+/* Is the output a picture that --max-nodes bounds? */
+static bool bounded(const struct graph_opts *o)
+{
+	if (o->list || o->json || o->sel == SEL_REPORT || o->sel == SEL_PATH)
+		return false;
+	return o->max_nodes;
+}
+
+static void bound_title(struct strbuf *t, const struct graph_view *v,
+			size_t max)
+{
+	if (v->drawn == v->selected)
+		return;
+	strbuf_addf(t, " (%zu of %zu classes drawn, --max-nodes=%zu", v->drawn,
+		    v->selected, max);
+	if (v->apart)
+		strbuf_addf(t, "; %zu more not shown", v->apart);
+	if (v->loose)
+		strbuf_addf(t, "; %zu dependenc%s between neighbours not drawn",
+			    v->loose, v->loose == 1 ? "y" : "ies");
+	strbuf_addch(t, ')');
+}
+
+static void path_title(struct strbuf *t, const struct graph_paths *p,
+		       const struct graph_opts *o)
+{
+	strbuf_addstr(t, p->len ? ": shortest path from " : ": no path from ");
+	graph_text_add(t, o->class);
+	strbuf_addstr(t, " to ");
+	graph_text_add(t, o->path_to);
+	if (p->len)
+		strbuf_addf(t, ", %zu dependenc%s", p->len,
+			    p->len == 1 ? "y" : "ies");
+	if (p->nr < p->total)
+		strbuf_addf(t, " (%zu of the shortest drawn)", p->nr);
+}
+
 static int run(struct graph_opts *o)
 {
 	struct boot_list boots = { 0 };
 	struct strbuf title = STRBUF_INIT, note = STRBUF_INIT;
+	struct strbuf where = STRBUF_INIT;
 	struct graph_view view = { 0 };
 	struct graph_scc scc = { 0 };
 	struct graph_cycles cy = { 0 };
 	struct graph_irq_paths irq = { 0 };
+	struct graph_paths paths = { 0 };
 	struct graph *g = NULL;
+	uint32_t *uses = NULL;
 	struct store *st;
 	struct json_writer *w;
 	double t = now(), cpu = 0;
 	FILE *out;
 	pid_t pid;
 	int ret = EXIT_FATAL, wr;
+	bool text;
 
 	st = store_open(o->db, STORE_READ_ONLY);
 	if (!st)
@@ -471,11 +530,12 @@ static int run(struct graph_opts *o)
 	if (o->sel == SEL_REPORT) {
 		g = load_report(st, o, &title, &note);
 	} else if (!pick_boots(st, o, &boots)) {
-		g = graph_load(st, boots.ids, boots.labels, boots.nr);
+		/* a bounded picture ranks what it draws by chain uses */
+		g = graph_load_uses(st, boots.ids, boots.labels, boots.nr,
+				    bounded(o) ? &uses : NULL);
 		if (g)
 			boots_title(&title, g);
 	}
-	store_close(st);
 	if (!g)
 		goto out;
 	step(o, "load", &t, &cpu);
@@ -514,13 +574,32 @@ static int run(struct graph_opts *o)
 		strbuf_addf(&title, ": radius %u around ", o->radius);
 		graph_text_add(&title, o->class);
 		break;
+	case SEL_PATH:
+		if (graph_find_paths(g, o->class, o->path_to, &paths, title.buf) ||
+		    graph_path_details(st, g, &paths))
+			goto out;
+		step(o, "path", &t, &cpu);
+		graph_select_paths(g, &paths, &view);
+		view.sites = true;
+		view.bold_key = "on a shortest path";
+		strbuf_addstr(&where, title.buf);
+		path_title(&title, &paths, o);
+		break;
+	}
+	store_close(st);
+	st = NULL;
+	if (bounded(o)) {
+		graph_view_bound(g, &view, o->max_nodes, uses);
+		step(o, "bound", &t, &cpu);
+		bound_title(&title, &view, o->max_nodes);
 	}
 	view.title = title.buf;
+	text = o->list || o->json || (o->sel == SEL_PATH && !o->format);
 	if (o->sel != SEL_REPORT)
-		missing_lines(&note, g, !o->list && !o->json);
+		missing_lines(&note, g, !text);
 	view.note = note.len ? note.buf : NULL;
 
-	if (o->list || o->json) {
+	if (text) {
 		out = open_output(o, &pid);
 		if (!out)
 			goto out;
@@ -530,6 +609,9 @@ static int run(struct graph_opts *o)
 			json_head(w, o, g);
 			if (o->sel == SEL_CYCLES)
 				graph_json_cycles(w, g, &scc, &cy);
+			else if (o->sel == SEL_PATH)
+				graph_json_paths(w, g, &paths, o->class,
+						 o->path_to);
 			else
 				graph_json_irq_paths(w, g, &irq);
 			jsonw_end_object(w);
@@ -539,6 +621,9 @@ static int run(struct graph_opts *o)
 				fprintf(out, "%s\n", note.buf);
 			if (o->sel == SEL_CYCLES)
 				graph_print_cycles(out, g, &cy);
+			else if (o->sel == SEL_PATH)
+				graph_print_paths(out, g, &paths, o->class,
+						  o->path_to, where.buf);
 			else
 				graph_print_irq_paths(out, g, &irq);
 		}
@@ -554,14 +639,19 @@ static int run(struct graph_opts *o)
 	step(o, "write", &t, &cpu);
 	ret = cy.uncovered ? EXIT_PARTIAL : EXIT_OK;
 out:
+	if (st)
+		store_close(st);
+	graph_paths_release(&paths);
 	graph_cycles_release(&cy);
 	graph_scc_release(&scc);
 	graph_irq_paths_release(&irq);
 	graph_view_release(&view);
 	graph_free(g);
+	free(uses);
 	boot_list_release(&boots);
 	strbuf_release(&title);
 	strbuf_release(&note);
+	strbuf_release(&where);
 	return ret;
 }
 
@@ -586,6 +676,7 @@ int main(int argc, char **argv)
 		{ "class", required_argument, NULL, 'N' },
 		{ "radius", required_argument, NULL, 'R' },
 		{ "report", required_argument, NULL, 'P' },
+		{ "path", required_argument, NULL, 'A' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'T' },
 		{ "sites", no_argument, NULL, 'S' },
@@ -593,11 +684,12 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "max-cycles", required_argument, NULL, 'M' },
+		{ "max-nodes", required_argument, NULL, 'X' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct graph_opts o = { .max_cycles = 1000 };
+	struct graph_opts o = { .max_cycles = 1000, .max_nodes = MAX_NODES };
 	unsigned long long v;
 	int c, nsel = 0, ret;
 
@@ -638,10 +730,24 @@ int main(int argc, char **argv)
 			o.sel = SEL_REPORT;
 			nsel++;
 			break;
+		case 'A':
+			/* --path A B: B is the next word */
+			if (optind >= argc || !strncmp(argv[optind], "--", 2))
+				return cli_usage_error("--path needs two classes: --path A B");
+			o.sel = SEL_PATH;
+			o.class = optarg;
+			o.path_to = argv[optind++];
+			nsel++;
+			break;
 		case 'M':
 			if (parse_uint(optarg, SIZE_MAX, &v))
 				return cli_usage_error("invalid --max-cycles: expected a number, not '%s'", optarg);
 			o.max_cycles = (size_t)v;
+			break;
+		case 'X':
+			if (parse_uint(optarg, UINT32_MAX, &v))
+				return cli_usage_error("invalid --max-nodes: expected a number, not '%s'", optarg);
+			o.max_nodes = (size_t)v;
 			break;
 		case 'o':
 			o.output = optarg;

@@ -645,3 +645,27 @@ int store_graph_report_boot(struct store *st, int64_t report_id,
 	}
 	return finish(st, s, rc, ret);
 }
+
+int store_graph_chain_pairs(struct store *st, const int64_t *boots, size_t nr,
+			    int (*fn)(int64_t from, int64_t to, uint64_t chains,
+				      void *data),
+			    void *data)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, ret = 0;
+
+	/* every class of a chain is held when each later one is taken */
+	s = prepare_in(st, "SELECT a.class_id, b.class_id, count(*)"
+		       " FROM chains c JOIN chain_classes a ON a.chain_id = c.id"
+		       " JOIN chain_classes b ON b.chain_id = c.id"
+		       " AND b.idx > a.idx"
+		       " WHERE c.boot_id IN %s AND a.class_id IS NOT NULL"
+		       " AND b.class_id IS NOT NULL"
+		       " GROUP BY a.class_id, b.class_id", boots, nr);
+	if (!s)
+		return -1;
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		ret = fn(sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1),
+			 (uint64_t)sqlite3_column_int64(s, 2), data);
+	return finish(st, s, rc, ret);
+}

@@ -91,4 +91,15 @@ int store_graph_shared_identities(struct store *st, const int64_t *boots,
 int store_graph_report_boot(struct store *st, int64_t report_id,
 			    int64_t *boot_id, char **label);
 
+/*
+ * Call @fn with each ordered pair of classes (classes.id) that lock
+ * chains of the @nr boots hold in that order (/proc/lockdep_chains: the
+ * earlier class held when the later one was taken) and the number of
+ * chains that do.
+ */
+int store_graph_chain_pairs(struct store *st, const int64_t *boots, size_t nr,
+			    int (*fn)(int64_t from, int64_t to, uint64_t chains,
+				      void *data),
+			    void *data);
+
 #endif
