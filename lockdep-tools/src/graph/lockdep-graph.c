@@ -40,7 +40,7 @@ struct graph_opts {
 	unsigned int radius;
 	int64_t report;
 	size_t max_cycles;
-	bool list, json, pretty, sites, verbose;
+	bool list, json, pretty, sites, verbose, html;
 };
 
 struct boot_list {
@@ -52,7 +52,7 @@ struct boot_list {
 static const char usage_line[] =
 	"usage: lockdep-graph --db=FILE [--boot=ID | --boots=ID,ID... | --boots=all]\n"
 	"                     [--cycles | --irq | --class=NAME [--radius=K] | --report=ID]\n"
-	"                     [-o FILE] [-T svg|png|pdf] [--sites] [-l | --list]\n"
+	"                     [-o FILE] [-T svg|png|pdf|html] [--sites] [-l | --list]\n"
 	"                     [-j | --json] [-p | --pretty] [--max-cycles=N] [-v]\n";
 
 static void print_help(void)
@@ -78,7 +78,9 @@ static void print_help(void)
 	      "  --report=ID      the dependency chain of report ID, with sites\n"
 	      "Output:\n"
 	      "  -o, --output=FILE  write here instead of standard output\n"
-	      "  -T, --format=FMT   run dot -T FMT (svg, png or pdf) on the graph\n"
+	      "  -T, --format=FMT   run dot -T FMT (svg, png or pdf) on the graph;\n"
+	      "                   html: the explorer, one self-contained page of\n"
+	      "                   the whole graph (--class: the class it opens on)\n"
 	      "      --sites      label edges with their sites (always in tooltips)\n"
 	      "  -l, --list       the cycles (or --irq paths) as text, in\n"
 	      "                   lockdep's words, instead of a graph\n"
@@ -360,9 +362,15 @@ static int check_opts(struct graph_opts *o, int nsel)
 		o->sel = SEL_CYCLES;
 	if ((o->list || o->json) && o->sel != SEL_CYCLES && o->sel != SEL_IRQ)
 		return cli_usage_error("--list and --json take --cycles or --irq");
+	if (o->format && !strcmp(o->format, "html")) {
+		o->html = true;
+		o->format = NULL;	/* written here, not by dot */
+		if (o->sel != SEL_ALL && o->sel != SEL_CLASS)
+			return cli_usage_error("-T html takes --class or no selection");
+	}
 	if (o->format && strcmp(o->format, "svg") && strcmp(o->format, "png") &&
 	    strcmp(o->format, "pdf"))
-		return cli_usage_error("unknown format (svg, png or pdf) '%s'", o->format);
+		return cli_usage_error("unknown format (svg, png, pdf or html) '%s'", o->format);
 	if (o->sel == SEL_CLASS && !o->radius)
 		o->radius = 1;
 	return 0;
@@ -444,6 +452,7 @@ static int run(struct graph_opts *o)
 	struct graph_scc scc = { 0 };
 	struct graph_cycles cy = { 0 };
 	struct graph_irq_paths irq = { 0 };
+	struct graph_html *html = NULL;
 	struct graph *g = NULL;
 	struct store *st;
 	struct json_writer *w;
@@ -462,8 +471,10 @@ static int run(struct graph_opts *o)
 		if (g)
 			boots_title(&title, g);
 	}
+	if (g && o->html)	/* stacks, first-seen times and reports */
+		html = graph_html_load(st, g, o->max_cycles);
 	store_close(st);
-	if (!g)
+	if (!g || (o->html && !html))
 		goto out;
 	step(o, "load", &t, &cpu);
 
@@ -507,7 +518,12 @@ static int run(struct graph_opts *o)
 		missing_lines(&note, g, !o->list && !o->json);
 	view.note = note.len ? note.buf : NULL;
 
-	if (o->list || o->json) {
+	if (o->html) {
+		out = open_output(o, &pid);
+		if (!out)
+			goto out;
+		wr = graph_html_write(out, html, &view);
+	} else if (o->list || o->json) {
 		out = open_output(o, &pid);
 		if (!out)
 			goto out;
@@ -541,6 +557,7 @@ static int run(struct graph_opts *o)
 	step(o, "write", &t, &cpu);
 	ret = cy.uncovered ? EXIT_PARTIAL : EXIT_OK;
 out:
+	graph_html_free(html);
 	graph_cycles_release(&cy);
 	graph_scc_release(&scc);
 	graph_irq_paths_release(&irq);
