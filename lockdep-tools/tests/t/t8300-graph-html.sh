@@ -96,6 +96,23 @@ test_expect_success 'in chromium: search finds a class, a click expands it, a pa
 	grep -q "data-load-ms=" dom.html
 '
 
+test_expect_success 'in chromium: a click on a dependency shows its site, stack and first-seen time' '
+	sqlite3 -separator " " "$DB" "SELECT fs.first_us, (SELECT count(*) FROM trace_frames tf
+		WHERE tf.boot_id = 1 AND tf.trace_id = d.trace_id), tr.site
+		FROM dependency_first_seen fs JOIN classes f ON f.id = fs.from_class
+		JOIN classes t ON t.id = fs.to_class JOIN dependencies d
+		ON d.from_class = fs.from_class AND d.to_class = fs.to_class
+		JOIN traces tr ON tr.boot_id = 1 AND tr.id = d.trace_id
+		WHERE f.name = '\''cpu_hotplug_lock'\'' AND t.name = '\''wq_pool_mutex'\''" >db.txt &&
+	read us frames site <db.txt && test "$frames" -gt 0 &&
+	browse "$TRASH/page.html" "edge:$(uri cpu_hotplug_lock)+$(uri wq_pool_mutex)" --dump-dom >dom.html &&
+	selftest_result dom.html >result &&
+	cat result &&
+	secs=$(printf "%d.%06d" $((us / 1000000)) $((us % 1000000))) &&
+	echo "edge cpu_hotplug_lock &gt; wq_pool_mutex: ok site $site; first seen $secs s after boot; $frames frames" >expect &&
+	test_cmp expect result
+'
+
 test_expect_success 'the union of two boots: its cross-boot cycle listed and found by a path' '
 	graph --db "$DB" --boots fixture,ba -T html -o union.html &&
 	steps="path:$(uri text_mutex)+$(uri static_call_mutex),path:$(uri static_call_mutex)+$(uri text_mutex)" &&
@@ -126,7 +143,7 @@ test_expect_success 'a class named like markup stays text' '
 test_expect_success 'a screenshot of the explorer, kept in build/test-artifacts' '
 	mkdir -p "$ART" &&
 	rm -f "$ART/explorer.png" &&
-	steps="path:$(uri cpu_hotplug_lock)+$(uri text_mutex),search:$(uri "&port->mutex"),expand:$(uri "&port->mutex")" &&
+	steps="search:cpu_hotplug_lock,expand:cpu_hotplug_lock,edge:$(uri cpu_hotplug_lock)+$(uri wq_pool_mutex)" &&
 	browse "$TRASH/page.html" "$steps" --window-size=1400,900 \
 		--screenshot="$ART/explorer.png" >/dev/null &&
 	head -c 8 "$ART/explorer.png" | od -An -c | grep -q "P   N   G" &&

@@ -8,8 +8,8 @@
  * layers, left to right, as dot would. Every name came from a guest: it
  * reaches the page through textContent and property values only.
  *
- * #selftest=search:NAME,expand:NAME,path:FROM+TO (each name
- * encodeURIComponent'd, which leaves no ',', ':' or '+' in it) drives the page as a reader would, clicks
+ * #selftest=search:NAME,expand:NAME,path:FROM+TO,edge:FROM+TO (each
+ * name encodeURIComponent'd, which leaves no ',', ':' or '+' in it) drives the page as a reader would, clicks
  * included, and writes what happened into #selftest-result: the tool
  * test reads it from chromium --dump-dom.
  */
@@ -87,6 +87,7 @@
 		title: '',
 	};
 	const nodeEls = new Map();	/* node -> its <g> */
+	const edgeEls = new Map();	/* edge -> its <g> */
 
 	/* Node n's neighbours, most relevant first: risky edges, then busy classes. */
 	function ranked(n) {
@@ -257,7 +258,7 @@
 		}
 		/* coordinates */
 		const W = nodes.map((n) => textWidth(label(n)) + 22 + (hidden(n) ? 34 : 0));
-		const H = 26, VGAP = 14, HGAP = 90;
+		const H = 26, VGAP = 12, HGAP = 64;
 		const xy = new Array(k);
 		let x = 0;
 		layers.forEach((L) => {
@@ -285,7 +286,8 @@
 	function markers(defs) {
 		[['arrow', '#8793a0'], ['arrow-bold', '#c0392b'], ['arrow-sel', '#2d6cb5']].forEach((m) => {
 			const mk = svg('marker', { id: m[0], viewBox: '0 0 10 10', refX: 9, refY: 5,
-				markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+				markerUnits: 'userSpaceOnUse', markerWidth: 9, markerHeight: 9,
+				orient: 'auto-start-reverse' });
 			mk.appendChild(svg('path', { d: 'M0,0 L10,5 L0,10 z', fill: m[1] }));
 			defs.appendChild(mk);
 		});
@@ -313,6 +315,7 @@
 		const L = layout(nodes, edges);
 		clear(svgEl);
 		nodeEls.clear();
+		edgeEls.clear();
 		const defs = svg('defs', {});
 		markers(defs);
 		svgEl.appendChild(defs);
@@ -340,6 +343,7 @@
 				render(false);
 				showEdge(e);
 			});
+			edgeEls.set(e, g);
 			viewport.appendChild(g);
 		});
 		nodes.forEach((n, i) => {
@@ -391,9 +395,16 @@
 			});
 			const r = svgEl.getBoundingClientRect();
 			const W = r.width || 800, H = (r.height || 600) - 50;
-			pan.k = Math.min(1.2, (W - 40) / (x1 - x0), (H - 40) / (y1 - y0));
+			const k = Math.min(1.2, (W - 40) / (x1 - x0), (H - 40) / (y1 - y0));
+			/* never too small to read: then centred on the class clicked */
+			pan.k = Math.max(0.7, k);
 			pan.x = (W - (x1 - x0) * pan.k) / 2 - x0 * pan.k;
 			pan.y = 40 + (H - (y1 - y0) * pan.k) / 2 - y0 * pan.k;
+			const c = L.idx.get(view.selNode >= 0 ? view.selNode : view.focus);
+			if (k < pan.k && c !== undefined) {
+				const p = L.xy[c];
+				pan.x = Math.min(20 - x0 * pan.k, W / 2 - (p.x + p.w / 2) * pan.k);
+			}
 		}
 		applyPan();
 	}
@@ -744,6 +755,21 @@
 					const txt = $('path-result').textContent;
 					const ok = /^\d+ dependenc/.test(txt);
 					lines.push('path ' + ab[0] + ' > ' + ab[1] + ': ' + (ok ? 'ok' : 'FAIL') + ' ' + txt);
+				} else if (cmd === 'edge') {
+					const ab = arg.split('+').map(decodeURIComponent);
+					const a = byName.get(ab[0]), b = byName.get(ab[1]);
+					const e = out[a].find((x) => EDGES[x][E_TO] === b);
+					if (!view.shown.has(a) || !view.shown.has(b)) {
+						view.shown.add(a);
+						view.shown.add(b);
+						render(true);
+					}
+					click(edgeEls.get(e));
+					const dd = [...$('detail-body').querySelectorAll('dd')].map((x) => x.textContent);
+					const frames = $('detail-body').querySelectorAll('ol.stack li').length;
+					const ok = view.selEdge === e && dd[0] === ab[0] && dd[1] === ab[1];
+					lines.push('edge ' + ab[0] + ' > ' + ab[1] + ': ' + (ok ? 'ok' : 'FAIL') +
+						' site ' + dd[5] + '; first seen ' + dd[6] + '; ' + frames + ' frames');
 				} else {
 					lines.push(step + ': FAIL unknown step');
 				}
