@@ -68,12 +68,12 @@ struct graph_html {
 	struct strbuf sb;
 };
 
-static const struct graph *sort_graph;	/* qsort() has no context */
-
-static int by_name_cmp(const void *a, const void *b)
+static int by_name_cmp(const void *a, const void *b, void *graph)
 {
-	return strcmp(sort_graph->nodes[*(const uint32_t *)a].name,
-		      sort_graph->nodes[*(const uint32_t *)b].name);
+	const struct graph *g = graph;
+
+	return strcmp(g->nodes[*(const uint32_t *)a].name,
+		      g->nodes[*(const uint32_t *)b].name);
 }
 
 /* The first node named @name, or UINT32_MAX. */
@@ -258,8 +258,8 @@ struct graph_html *graph_html_load(struct store *st, const struct graph *g,
 	h->by_name = xmalloc((g->nr_nodes ? g->nr_nodes : 1) * sizeof(*h->by_name));
 	for (i = 0; i < g->nr_nodes; i++)
 		h->by_name[i] = (uint32_t)i;
-	sort_graph = g;
-	qsort(h->by_name, g->nr_nodes, sizeof(*h->by_name), by_name_cmp);
+	qsort_r(h->by_name, g->nr_nodes, sizeof(*h->by_name), by_name_cmp,
+		(void *)g);
 	h->edges = xcalloc(g->nr_edges ? g->nr_edges : 1, sizeof(*h->edges));
 	for (i = 0; i < g->nr_boots; i++)
 		ids[i] = g->boots[i].id;

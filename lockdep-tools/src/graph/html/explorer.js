@@ -396,14 +396,15 @@
 			const r = svgEl.getBoundingClientRect();
 			const W = r.width || 800, H = (r.height || 600) - 50;
 			const k = Math.min(1.2, (W - 40) / (x1 - x0), (H - 40) / (y1 - y0));
-			/* never too small to read: then centred on the class clicked */
+			/* never too small to read: then the class clicked kept in sight */
 			pan.k = Math.max(0.7, k);
 			pan.x = (W - (x1 - x0) * pan.k) / 2 - x0 * pan.k;
 			pan.y = 40 + (H - (y1 - y0) * pan.k) / 2 - y0 * pan.k;
 			const c = L.idx.get(view.selNode >= 0 ? view.selNode : view.focus);
 			if (k < pan.k && c !== undefined) {
 				const p = L.xy[c];
-				pan.x = Math.min(20 - x0 * pan.k, W / 2 - (p.x + p.w / 2) * pan.k);
+				pan.x += Math.max(0, 20 - (p.x * pan.k + pan.x));
+				pan.x -= Math.max(0, (p.x + p.w) * pan.k + pan.x - (W - 20));
 			}
 		}
 		applyPan();
@@ -707,13 +708,25 @@
 	$('summary').textContent = D.title + ' \u2014 ' + N + ' classes, ' + EDGES.length +
 		' dependencies, ' + D.cycles.length + ' cycles, ' + D.irq.length + ' irq paths' +
 		(D.note ? ' \u2014 ' + D.note : '');
-	if (D.focus >= 0)
+	/* the --class, else the first cycle, irq path, or the busiest class */
+	if (D.focus >= 0) {
 		focusClass(D.focus);
-	else if (D.cycles.length)
-		setView(edgesNodes(D.cycles[0].slice(1)), D.cycles[0].slice(1), 'cycle 1');
-	else
+	} else if (D.cycles.length) {
+		$('cycles').firstChild.click();
+	} else if (D.irq.length) {
+		$('irq').firstChild.click();
+	} else if (N) {
+		let busiest = 0;
+		for (let n = 1; n < N; n++)
+			if (out[n].length + inn[n].length > out[busiest].length + inn[busiest].length)
+				busiest = n;
+		focusClass(busiest);
+	} else {
 		render(true);
-	document.body.dataset.loadMs = (performance.now() - t0).toFixed(1);
+	}
+	/* since the navigation started, and of that this script's run */
+	document.body.dataset.loadMs = performance.now().toFixed(1);
+	document.body.dataset.scriptMs = (performance.now() - t0).toFixed(1);
 
 	/* ---- #selftest=...: the page driven as a reader would, for the tool test ---- */
 
