@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lockdep-graph: draw the lock graph of a lockdep database as Graphviz
- * dot (or SVG, PNG, PDF through dot), or list its cycles and
- * irq-safe -> irq-unsafe paths as text or JSON.
+ * dot (or SVG, PNG, PDF through dot), write it as the explorer's HTML
+ * page (graph-html.c), or list its cycles and irq-safe -> irq-unsafe
+ * paths as text or JSON.
  *
  * The graph of one boot, or the union of several boots, is loaded once
  * (graph-load.c); a selection marks what to draw (graph-select.c); the
