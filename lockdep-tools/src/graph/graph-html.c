@@ -4,10 +4,12 @@
  *
  * The page is the explorer's markup, style and script (src/graph/html/,
  * built into this binary as C arrays) around the whole graph as JSON:
- * classes, dependencies with their site, stack and first-seen time,
- * the cycles, the irq-safe -> irq-unsafe paths and the boots' reports
- * with the classes of their chains. The script lays out only what the
- * reader asks to see, so a graph of thousands of edges opens at once.
+ * classes, dependencies with their site and first-seen time, the
+ * cycles, the irq-safe -> irq-unsafe paths and the boots' reports with
+ * the classes of their chains; and apart from it the stacks, the bulk
+ * of the page, which the script parses only when a stack is asked for.
+ * The script lays out only what the reader asks to see, so a graph of
+ * thousands of edges opens at once.
  *
  * Everything in the JSON came from a guest: the writer makes it valid
  * UTF-8 (json-writer.h), and '<', '>' and '&' are written as \u escapes
@@ -32,7 +34,7 @@
 extern const unsigned char explorer_html[], explorer_css[], explorer_js[];
 extern const unsigned int explorer_html_len, explorer_css_len, explorer_js_len;
 
-/* A stack of frames: numbers of strings in graph_html::strs. */
+/* A stack of frames: numbers of strings in graph_html::frames. */
 struct html_stack {
 	int64_t boot_id, trace_id;
 	uint32_t *frames;
@@ -59,7 +61,7 @@ struct graph_html {
 	struct html_edge *edges;
 	struct html_stack *stacks;
 	size_t nr_stacks;
-	struct strset strs;	/* sites and frames, each once */
+	struct strset sites, frames;	/* each string once */
 	struct html_report *reports;
 	size_t nr_reports, alloc_reports;
 	struct graph_scc scc;
@@ -196,7 +198,7 @@ static int add_frame(const struct store_graph_frame *f, void *data)
 			strbuf_addf(&h->sb, ":%" PRId64, f->line);
 	}
 	ALLOC_GROW(s->frames, s->nr + 1, s->alloc);
-	s->frames[s->nr++] = strset_add(&h->strs, h->sb.buf);
+	s->frames[s->nr++] = strset_add(&h->frames, h->sb.buf);
 	return 0;
 }
 
@@ -299,7 +301,8 @@ void graph_html_free(struct graph_html *h)
 	free(h->stacks);
 	free(h->edges);
 	free(h->by_name);
-	strset_release(&h->strs);
+	strset_release(&h->sites);
+	strset_release(&h->frames);
 	strbuf_release(&h->sb);
 	graph_scc_release(&h->scc);
 	graph_cycles_release(&h->cycles);
@@ -354,7 +357,7 @@ static void json_edges(struct json_writer *w, struct graph_html *h)
 		jsonw_start_array(w);
 		jsonw_uint(w, e->from);
 		jsonw_uint(w, e->to);
-		jsonw_int(w, site ? (long long)strset_add(&h->strs, site) : -1);
+		jsonw_int(w, site ? (long long)strset_add(&h->sites, site) : -1);
 		jsonw_string(w, graph_dep_str(e->dep_bits, deps));
 		jsonw_int(w, e->distance);
 		jsonw_start_array(w);
@@ -405,7 +408,19 @@ static void json_paths(struct json_writer *w, const struct graph_html *h)
 	jsonw_end_array(w);
 }
 
-/* reports: [id, boot, type, title, [nodes]]; stacks: [[string]...] */
+static void json_strings(struct json_writer *w, const char *name,
+			 const struct strset *set)
+{
+	size_t i;
+
+	jsonw_name(w, name);
+	jsonw_start_array(w);
+	for (i = 0; i < set->nr; i++)
+		jsonw_string(w, strset_str(set, (uint32_t)i));
+	jsonw_end_array(w);
+}
+
+/* reports: [id, boot, type, title, [nodes]]; sites: [string] */
 static void json_rest(struct json_writer *w, const struct graph_html *h)
 {
 	const struct html_report *r;
@@ -426,6 +441,18 @@ static void json_rest(struct json_writer *w, const struct graph_html *h)
 		jsonw_end_array(w);
 	}
 	jsonw_end_array(w);
+	json_strings(w, "sites", &h->sites);
+}
+
+/* The second script: { stacks: [[frame]...], frames: [string] } */
+static void json_stacks(FILE *out, struct graph_html *h,
+			const struct graph_view *v)
+{
+	struct json_writer *w = jsonw_new(out, false);
+	size_t i;
+
+	(void)v;
+	jsonw_start_object(w);
 	jsonw_name(w, "stacks");
 	jsonw_start_array(w);
 	for (i = 0; i < h->nr_stacks; i++) {
@@ -434,11 +461,9 @@ static void json_rest(struct json_writer *w, const struct graph_html *h)
 		jsonw_end_array(w);
 	}
 	jsonw_end_array(w);
-	jsonw_name(w, "strings");
-	jsonw_start_array(w);
-	for (i = 0; i < h->strs.nr; i++)
-		jsonw_string(w, strset_str(&h->strs, (uint32_t)i));
-	jsonw_end_array(w);
+	json_strings(w, "frames", &h->frames);
+	jsonw_end_object(w);
+	jsonw_destroy(&w);
 }
 
 static void json_page_data(FILE *out, struct graph_html *h,
@@ -498,8 +523,11 @@ static void put_script_safe(FILE *out, const char *json, size_t len)
 	}
 }
 
-int graph_html_write(FILE *out, struct graph_html *h,
-		     const struct graph_view *v)
+/* <script type="application/json" id="@id"> with what @fn writes. */
+static int json_script(FILE *out, const char *id, struct graph_html *h,
+		       const struct graph_view *v,
+		       void (*fn)(FILE *, struct graph_html *,
+				  const struct graph_view *))
 {
 	char *json = NULL;
 	size_t len = 0;
@@ -508,13 +536,23 @@ int graph_html_write(FILE *out, struct graph_html *h,
 	mem = open_memstream(&json, &len);
 	if (!mem)
 		return -1;
-	json_page_data(mem, h, v);
+	fn(mem, h, v);
 	if (fclose(mem)) {
 		free(json);
 		return -1;
 	}
 	if (len && json[len - 1] == '\n')
 		len--;	/* </script> on the JSON's line */
+	fprintf(out, "<script type=\"application/json\" id=\"%s\">", id);
+	put_script_safe(out, json, len);
+	fputs("</script>\n", out);
+	free(json);
+	return 0;
+}
+
+int graph_html_write(FILE *out, struct graph_html *h,
+		     const struct graph_view *v)
+{
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n"
 	      "<meta name=\"generator\" content=\"lockdep-graph\">\n"
@@ -522,11 +560,11 @@ int graph_html_write(FILE *out, struct graph_html *h,
 	fwrite(explorer_css, 1, explorer_css_len, out);
 	fputs("</style>\n</head>\n<body>\n", out);
 	fwrite(explorer_html, 1, explorer_html_len, out);
-	fputs("<script type=\"application/json\" id=\"graph-data\">", out);
-	put_script_safe(out, json, len);
-	fputs("</script>\n<script>\n", out);
+	if (json_script(out, "graph-data", h, v, json_page_data) ||
+	    json_script(out, "graph-stacks", h, v, json_stacks))
+		return -1;
+	fputs("<script>\n", out);
 	fwrite(explorer_js, 1, explorer_js_len, out);
 	fputs("</script>\n</body>\n</html>\n", out);
-	free(json);
 	return ferror(out) ? -1 : 0;
 }

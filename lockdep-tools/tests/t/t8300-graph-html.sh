@@ -66,7 +66,7 @@ test_expect_success '-T html: one page, nothing fetched from anywhere' '
 	echo "http://www.w3.org/2000/svg" >expect &&
 	test_cmp expect urls &&
 	! grep -Eiq "<(link|img|iframe)|src=|@import|url\(http" page.html &&
-	test "$(grep -c "<script" page.html)" = 2
+	test "$(grep -c "<script" page.html)" = 3
 '
 
 test_expect_success 'the page holds the graph, the stacks and first-seen times' '
@@ -132,7 +132,7 @@ test_expect_success 'a class named like markup stays text' '
 	sqlite3 h.db "UPDATE boots SET label = '\''</script>'\'' WHERE id = 1" &&
 	graph --db h.db --boot 1 -T html -o evil.html &&
 	! grep -q "</script><img" evil.html &&
-	test "$(grep -c "</script>" evil.html)" = 2 &&
+	test "$(grep -c "</script>" evil.html)" = 3 &&
 	browse "$TRASH/evil.html" "search:$(uri "$evil"),expand:$(uri "$evil")" --dump-dom >dom.html &&
 	selftest_result dom.html >result &&
 	cat result &&

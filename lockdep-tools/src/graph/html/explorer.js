@@ -18,7 +18,8 @@
 (function () {
 	const t0 = performance.now();
 	const D = JSON.parse(document.getElementById('graph-data').textContent);
-	const NODES = D.nodes, EDGES = D.edges, STR = D.strings;
+	const NODES = D.nodes, EDGES = D.edges, SITES = D.sites;
+	let stacks = null;	/* #graph-stacks, parsed when first asked for */
 	const N = NODES.length;
 	const SVGNS = 'http://www.w3.org/2000/svg';
 	const BATCH = 10;		/* neighbours shown per click */
@@ -331,7 +332,7 @@
 			const t = svg('title', {});
 			const site = EDGES[e][E_SITE];
 			t.textContent = name(EDGES[e][E_FROM]) + ' \u2192 ' + name(EDGES[e][E_TO]) +
-				(site >= 0 ? '\n' + STR[site] : '');
+				(site >= 0 ? '\n' + SITES[site] : '');
 			g.appendChild(t);
 			g.appendChild(svg('path', { class: 'hit', d: d }));
 			g.appendChild(svg('path', { class: 'line', d: d, 'marker-end': 'url(#' +
@@ -520,13 +521,16 @@
 			['kind', x[E_DEPS] || 'unknown', 'mono'],
 			['distance', x[E_DIST] >= 0 ? String(x[E_DIST]) : 'unknown'],
 			['boots', x[E_BOOTS].map(bootName).join(', ')],
-			['site', x[E_SITE] >= 0 ? STR[x[E_SITE]] : 'unknown', 'mono'],
+			['site', x[E_SITE] >= 0 ? SITES[x[E_SITE]] : 'unknown', 'mono'],
 			['first seen', first],
 		]));
 		body.appendChild(el('h2', null, 'Stack (where it was taken)'));
 		if (x[E_STACK] >= 0) {
 			const ol = el('ol', 'stack');
-			D.stacks[x[E_STACK]].forEach((s) => ol.appendChild(el('li', null, STR[s])));
+			if (!stacks)
+				stacks = JSON.parse($('graph-stacks').textContent);
+			stacks.stacks[x[E_STACK]].forEach((s) =>
+				ol.appendChild(el('li', null, stacks.frames[s])));
 			body.appendChild(ol);
 		} else {
 			body.appendChild(el('p', 'muted', 'none stored'));
@@ -552,7 +556,7 @@
 			});
 			li.appendChild(b);
 			const site = EDGES[e][E_SITE];
-			li.appendChild(el('div', 'muted', site >= 0 ? 'at ' + STR[site] : 'site unknown'));
+			li.appendChild(el('div', 'muted', site >= 0 ? 'at ' + SITES[site] : 'site unknown'));
 			ol.appendChild(li);
 		});
 		body.appendChild(ol);
