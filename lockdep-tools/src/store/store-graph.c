@@ -547,6 +547,30 @@ static int64_t col_int_or(sqlite3_stmt *s, int i, int64_t none)
 	       sqlite3_column_int64(s, i);
 }
 
+/*
+ * dependency_first_seen's answer (lockdep-db(5)), computed another way:
+ * the view's plan reads every event of the boot for each dependency
+ * (seconds for a workload boot), where the last zap of each class and
+ * one pass over the dependency events take milliseconds. An event counts
+ * if neither of its classes was zapped after it.
+ */
+static const char first_seen_sql[] =
+	"WITH zap AS (SELECT boot_id AS b, class_idx AS ci, max(seq) AS s"
+	" FROM dependency_events WHERE boot_id IN %s AND kind = 'class_zapped'"
+	" GROUP BY boot_id, class_idx),"
+	" fs AS (SELECT e.boot_id AS b, e.class_idx AS ci, e.to_idx AS ti,"
+	" min(e.time_us) AS us FROM dependency_events e"
+	" LEFT JOIN zap z1 ON z1.b = e.boot_id AND z1.ci = e.class_idx"
+	" LEFT JOIN zap z2 ON z2.b = e.boot_id AND z2.ci = e.to_idx"
+	" WHERE e.boot_id IN %s AND e.kind = 'dependency'"
+	" AND e.seq > ifnull(z1.s, -1) AND e.seq > ifnull(z2.s, -1)"
+	" GROUP BY e.boot_id, e.class_idx, e.to_idx)"
+	" SELECT d.boot_id, f.name, t.name, d.trace_id, fs.us"
+	" FROM dependencies d JOIN classes f ON f.id = d.from_class"
+	" JOIN classes t ON t.id = d.to_class"
+	" LEFT JOIN fs ON fs.b = d.boot_id AND fs.ci = f.graph_idx"
+	" AND fs.ti = t.graph_idx WHERE d.boot_id IN %s";
+
 int store_graph_dep_infos(struct store *st, const int64_t *boots, size_t nr,
 			  int (*fn)(const struct store_graph_dep_info *d,
 				    void *data),
@@ -557,16 +581,10 @@ int store_graph_dep_infos(struct store *st, const int64_t *boots, size_t nr,
 	sqlite3_stmt *s;
 	int rc = SQLITE_DONE, ret = 0, events;
 
-	events = has_schema(st, "dependency_first_seen");
+	events = has_schema(st, "dependency_events");
 	if (events < 0)
 		return -1;
-	s = prepare_in(st, events ?
-		       "SELECT d.boot_id, f.name, t.name, d.trace_id, fs.first_us"
-		       " FROM dependencies d JOIN classes f ON f.id = d.from_class"
-		       " JOIN classes t ON t.id = d.to_class"
-		       " LEFT JOIN dependency_first_seen fs"
-		       " ON fs.boot_id = d.boot_id AND fs.from_class = d.from_class"
-		       " AND fs.to_class = d.to_class WHERE d.boot_id IN %s" :
+	s = prepare_in(st, events ? first_seen_sql :
 		       "SELECT d.boot_id, f.name, t.name, d.trace_id, NULL"
 		       " FROM dependencies d JOIN classes f ON f.id = d.from_class"
 		       " JOIN classes t ON t.id = d.to_class"

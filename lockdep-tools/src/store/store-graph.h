@@ -100,8 +100,8 @@ struct store_graph_dep_info {
 
 /*
  * Call @fn for every dependency of the @nr boots with its trace and the
- * time of its first event (dependency_first_seen: a boot with an event
- * stream; a database older than the stream has none).
+ * time of its first event (as dependency_first_seen has it, for a boot
+ * with an event stream; a database older than the stream has none).
  */
 int store_graph_dep_infos(struct store *st, const int64_t *boots, size_t nr,
 			  int (*fn)(const struct store_graph_dep_info *d,

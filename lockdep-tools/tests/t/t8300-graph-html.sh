@@ -82,6 +82,17 @@ test_expect_success 'the page holds the graph, the stacks and first-seen times' 
 	test "$(jq ".reports | length" data.json)" = "$(q "SELECT count(*) FROM reports WHERE boot_id = 1")"
 '
 
+test_expect_success 'a database from before the event stream: no first-seen times' '
+	cp "$DB" old.db &&
+	sqlite3 old.db "$UNDO_V12" &&
+	graph --db old.db --boot fixture -T html -o old.html &&
+	sed -n "s/^<script type=\"application\/json\" id=\"graph-data\">\(.*\)<\/script>$/\1/p" \
+		old.html >old.json &&
+	test "$(jq "[.edges[] | select(.[6] >= 0)] | length" old.json)" = 0 &&
+	test "$(jq "[.edges[] | select(.[7] >= 0)] | length" old.json)" = \
+		"$(jq "[.edges[] | select(.[7] >= 0)] | length" data.json)"
+'
+
 test_expect_success 'in chromium: search finds a class, a click expands it, a path is found' '
 	steps="search:rtnl_mutex,expand:rtnl_mutex,path:$(uri cpu_hotplug_lock)+$(uri text_mutex)" &&
 	browse "$TRASH/page.html" "$steps" --dump-dom >dom.html &&
