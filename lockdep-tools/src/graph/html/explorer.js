@@ -178,6 +178,31 @@
 		return s.length > 64 ? s.slice(0, 30) + '\u2026' + s.slice(-30) : s;
 	}
 
+	function focusLayers(f, k, nodes, idx, fallback) {
+		const d = new Int32Array(k).fill(0x7fffffff);
+		d[f] = 0;
+		const walk = (list, end, sign) => {
+			const q = [f];
+			for (let h = 0; h < q.length; h++)
+				for (const e of list[nodes[q[h]]]) {
+					const w = idx.get(EDGES[e][end]);
+					if (w !== undefined && d[w] === 0x7fffffff) {
+						d[w] = d[q[h]] + sign;
+						q.push(w);
+					}
+				}
+		};
+		walk(out, E_TO, 1);
+		walk(inn, E_FROM, -1);
+		let lo = 0;
+		for (let i = 0; i < k; i++) {
+			if (d[i] === 0x7fffffff)
+				d[i] = fallback[i] - fallback[f];
+			lo = Math.min(lo, d[i]);
+		}
+		return d.map((x) => x - lo);
+	}
+
 	function layout(nodes, edges) {
 		const idx = new Map();
 		nodes.forEach((n, i) => idx.set(n, i));
@@ -227,7 +252,7 @@
 			}
 		});
 		/* longest path from the sources, then sources pulled to their successors */
-		const layer = new Int32Array(k);
+		let layer = new Int32Array(k);
 		const topo = order.slice().reverse();
 		topo.forEach((v) => succ[v].forEach((w) => {
 			layer[w] = Math.max(layer[w], layer[v] + 1);
@@ -237,6 +262,14 @@
 			if (!pred[v].length && succ[v].length)
 				layer[v] = Math.min(...succ[v].map((w) => layer[w])) - 1;
 		}
+		/*
+		 * Around one class, its neighbours among themselves would make
+		 * a long thin chain: there the layer is the distance from the
+		 * class instead (before it to the left, after it to the right).
+		 */
+		const f = idx.get(view.focus);
+		if (f !== undefined)
+			layer = focusLayers(f, k, nodes, idx, layer);
 		const nl = Math.max(0, ...layer) + 1;
 		const layers = [];
 		for (let l = 0; l < nl; l++)
@@ -295,6 +328,12 @@
 	}
 
 	function edgePath(a, b) {
+		if (b.layer === a.layer) {
+			/* within a column: an arc on its right */
+			const x1 = a.x + a.w, y1 = a.y + a.h / 2, x2 = b.x + b.w, y2 = b.y + b.h / 2;
+			const bulge = Math.max(x1, x2) + 18 + Math.abs(y2 - y1) / 4;
+			return 'M' + x1 + ',' + y1 + ' C' + bulge + ',' + y1 + ' ' + bulge + ',' + y2 + ' ' + x2 + ',' + y2;
+		}
 		if (b.layer > a.layer) {
 			const x1 = a.x + a.w, y1 = a.y + a.h / 2, x2 = b.x, y2 = b.y + b.h / 2;
 			const dx = (x2 - x1) / 2;
@@ -324,10 +363,15 @@
 		svgEl.appendChild(viewport);
 		$('view-title').textContent = view.title;
 		$('hint').hidden = nodes.length > 0;
+		const key = view.selNode >= 0 ? view.selNode : view.focus;
+		edges.sort((x, y) => (x === view.selEdge) - (y === view.selEdge));
 		edges.forEach((e) => {
 			const a = L.xy[L.idx.get(EDGES[e][E_FROM])], b = L.xy[L.idx.get(EDGES[e][E_TO])];
 			const bold = view.hi.has(e) || (view.hi.size === 0 && risky[e]);
-			const g = svg('g', { class: 'edge' + (bold ? ' bold' : '') + (e === view.selEdge ? ' selected' : '') });
+			const faint = key >= 0 && !bold && e !== view.selEdge &&
+				EDGES[e][E_FROM] !== key && EDGES[e][E_TO] !== key;
+			const g = svg('g', { class: 'edge' + (bold ? ' bold' : '') + (faint ? ' faint' : '') +
+				(e === view.selEdge ? ' selected' : '') });
 			const d = edgePath(a, b);
 			const t = svg('title', {});
 			const site = EDGES[e][E_SITE];
