@@ -24,7 +24,7 @@ DEB_PACKAGES := gcc make binutils git xz-utils flex bison bc libssl-dev \
 	libelf-dev libdw-dev kmod ccache linux-source-6.1 linux-source-6.12 qemu-system-x86 \
 	busybox-static cpio libsqlite3-dev sqlite3 zlib1g-dev libcmocka-dev graphviz groff \
 	libxml2-utils clang python3-ply python3-git time llvm \
-	e2fsprogs stress-ng rsync libiberty-dev btrfs-progs
+	e2fsprogs stress-ng rsync libiberty-dev btrfs-progs xxd chromium
 
 APPEND ?=
 

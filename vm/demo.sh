@@ -57,6 +57,7 @@ demo_boot workload -r "$TOP/vm/workloads/all.sh" -f "$TOP/vm/workloads"
 
 "$bin/lockdep-report" --db "$db" --all >"$out/reports.txt"
 "$bin/lockdep-graph" --db "$db" --boots ab,ba --cycles -T svg -o "$out/cycles.svg"
+"$bin/lockdep-graph" --db "$db" --boot workload -T html -o "$out/explorer.html"
 rc=0
 "$bin/lockdep-diff" --db "$db" --fail-on new-cycle ab ba >"$out/diff-ab-ba.txt" \
 	2>"$LOGS/demo-diff.log" || rc=$?
@@ -86,6 +87,7 @@ cat <<MSG
 demo: database:     ${db#"$TOP"/}   (schema: man -l lockdep-tools/man/lockdep-db.5)
 demo: reports:      ${out#"$TOP"/}/reports.txt   ($("$bin/lockdep-report" --db "$db" --all --list | wc -l) stored; boot 'abba' has the circular one)
 demo: cycle svg:    ${out#"$TOP"/}/cycles.svg   (boots ab + ba: a cycle neither has alone)
+demo: explorer:     ${out#"$TOP"/}/explorer.html   (the workload boot's graph, one page: open it in a browser)
 demo: diff ab ba:   ${out#"$TOP"/}/diff-ab-ba.txt
 demo: advice abba:  ${out#"$TOP"/}/advice-abba.txt   ($(sed -n 's/^advice: //p' "$out/advice-abba.txt" | head -1))
 demo: advice i-mutex: ${out#"$TOP"/}/advice-i-mutex.txt   ($(sed -n 's/^advice: //p' "$out/advice-i-mutex.txt" | head -1); with its patch:)

@@ -156,4 +156,19 @@ void graph_print_dep(FILE *out, const struct graph *g, uint32_t edge);
 void graph_json_edge_fields(struct json_writer *w, const struct graph *g,
 			    uint32_t edge);
 
+/*
+ * The explorer (graph-html.c): what the page shows beside the graph,
+ * read from @st (each dependency's stack and first-seen time, the
+ * boots' reports), and its cycles (at most @max_cycles per component)
+ * and irq paths; NULL after an error was printed. graph_html_write()
+ * writes the page, the focus on @v's GRAPH_FOCUS class if any: 0, or
+ * -1 with errno set.
+ */
+struct graph_html;
+struct graph_html *graph_html_load(struct store *st, const struct graph *g,
+				   size_t max_cycles);
+int graph_html_write(FILE *out, struct graph_html *h,
+		     const struct graph_view *v);
+void graph_html_free(struct graph_html *h);
+
 #endif

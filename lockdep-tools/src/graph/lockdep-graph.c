@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lockdep-graph: draw the lock graph of a lockdep database as Graphviz
- * dot (or SVG, PNG, PDF through dot), or list its cycles and
- * irq-safe -> irq-unsafe paths as text or JSON.
+ * dot (or SVG, PNG, PDF through dot), write it as the explorer's HTML
+ * page (graph-html.c), or list its cycles and irq-safe -> irq-unsafe
+ * paths as text or JSON.
  *
  * The graph of one boot, or the union of several boots, is loaded once
  * (graph-load.c); a selection marks what to draw (graph-select.c); the
@@ -42,7 +43,7 @@ struct graph_opts {
 	unsigned int radius;
 	int64_t report;
 	size_t max_cycles, max_nodes;
-	bool list, json, pretty, sites, verbose;
+	bool list, json, pretty, sites, verbose, html;
 };
 
 /* A picture that fits a screen: a star of 15 classes is about 1100
@@ -60,7 +61,7 @@ static const char usage_line[] =
 	"usage: lockdep-graph --db=FILE [--boot=ID | --boots=ID,ID... | --boots=all]\n"
 	"                     [--cycles | --irq | --class=NAME [--radius=K]\n"
 	"                      | --report=ID | --path A B]\n"
-	"                     [-o FILE] [-T svg|png|pdf] [--sites] [-l | --list]\n"
+	"                     [-o FILE] [-T svg|png|pdf|html] [--sites] [-l | --list]\n"
 	"                     [-j | --json] [-p | --pretty] [--max-cycles=N]\n"
 	"                     [--max-nodes=N] [-v]\n";
 
@@ -91,7 +92,9 @@ static void print_help(void)
 	      "                   default), --json, or drawn with -T\n"
 	      "Output:\n"
 	      "  -o, --output=FILE  write here instead of standard output\n"
-	      "  -T, --format=FMT   run dot -T FMT (svg, png or pdf) on the graph\n"
+	      "  -T, --format=FMT   run dot -T FMT (svg, png or pdf) on the graph;\n"
+	      "                   html: the explorer, one self-contained page of\n"
+	      "                   the whole graph (--class: the class it opens on)\n"
 	      "      --sites      label edges with their sites (always in tooltips)\n"
 	      "  -l, --list       the cycles (or --irq paths) as text, in\n"
 	      "                   lockdep's words, instead of a graph\n"
@@ -380,9 +383,15 @@ static int check_opts(struct graph_opts *o, int nsel)
 	if ((o->list || o->json) && o->sel != SEL_CYCLES && o->sel != SEL_IRQ &&
 	    o->sel != SEL_PATH)
 		return cli_usage_error("--list and --json take --cycles, --irq or --path");
+	if (o->format && !strcmp(o->format, "html")) {
+		o->html = true;
+		o->format = NULL;	/* written here, not by dot */
+		if (o->sel != SEL_ALL && o->sel != SEL_CLASS)
+			return cli_usage_error("-T html takes --class or no selection");
+	}
 	if (o->format && strcmp(o->format, "svg") && strcmp(o->format, "png") &&
 	    strcmp(o->format, "pdf"))
-		return cli_usage_error("unknown format (svg, png or pdf) '%s'", o->format);
+		return cli_usage_error("unknown format (svg, png, pdf or html) '%s'", o->format);
 	if (o->sel == SEL_CLASS && !o->radius)
 		o->radius = 1;
 	return 0;
@@ -470,7 +479,8 @@ static void missing_lines(struct strbuf *sb, const struct graph *g, bool wrap)
 /* Is the output a picture that --max-nodes bounds? */
 static bool bounded(const struct graph_opts *o)
 {
-	if (o->list || o->json || o->sel == SEL_REPORT || o->sel == SEL_PATH)
+	if (o->list || o->json || o->sel == SEL_REPORT || o->sel == SEL_PATH ||
+	    o->html)
 		return false;
 	return o->max_nodes;
 }
@@ -514,6 +524,7 @@ static int run(struct graph_opts *o)
 	struct graph_cycles cy = { 0 };
 	struct graph_irq_paths irq = { 0 };
 	struct graph_paths paths = { 0 };
+	struct graph_html *html = NULL;
 	struct graph *g = NULL;
 	uint32_t *uses = NULL;
 	struct store *st;
@@ -536,7 +547,9 @@ static int run(struct graph_opts *o)
 		if (g)
 			boots_title(&title, g);
 	}
-	if (!g)
+	if (g && o->html)	/* stacks, first-seen times and reports */
+		html = graph_html_load(st, g, o->max_cycles);
+	if (!g || (o->html && !html))
 		goto out;
 	step(o, "load", &t, &cpu);
 
@@ -599,7 +612,12 @@ static int run(struct graph_opts *o)
 		missing_lines(&note, g, !text);
 	view.note = note.len ? note.buf : NULL;
 
-	if (text) {
+	if (o->html) {
+		out = open_output(o, &pid);
+		if (!out)
+			goto out;
+		wr = graph_html_write(out, html, &view);
+	} else if (text) {
 		out = open_output(o, &pid);
 		if (!out)
 			goto out;
@@ -642,6 +660,7 @@ out:
 	if (st)
 		store_close(st);
 	graph_paths_release(&paths);
+	graph_html_free(html);
 	graph_cycles_release(&cy);
 	graph_scc_release(&scc);
 	graph_irq_paths_release(&irq);

@@ -669,3 +669,141 @@ int store_graph_chain_pairs(struct store *st, const int64_t *boots, size_t nr,
 			 (uint64_t)sqlite3_column_int64(s, 2), data);
 	return finish(st, s, rc, ret);
 }
+
+/* ---- what the explorer shows beside the graph ---- */
+
+/* Is there a table or view @name (a database older than it has none)? */
+static int has_schema(struct store *st, const char *name)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM sqlite_master"
+			       " WHERE name = ?1", -1, &s, NULL))
+		return store_fail(st, "unable to read");
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(st, "unable to read");
+	return rc == SQLITE_ROW;
+}
+
+static int64_t col_int_or(sqlite3_stmt *s, int i, int64_t none)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? none :
+	       sqlite3_column_int64(s, i);
+}
+
+/*
+ * dependency_first_seen's answer (lockdep-db(5)), computed another way:
+ * the view's plan reads every event of the boot for each dependency
+ * (seconds for a workload boot), where the last zap of each class and
+ * one pass over the dependency events take milliseconds. An event counts
+ * if neither of its classes was zapped after it.
+ */
+static const char first_seen_sql[] =
+	"WITH zap AS (SELECT boot_id AS b, class_idx AS ci, max(seq) AS s"
+	" FROM dependency_events WHERE boot_id IN %s AND kind = 'class_zapped'"
+	" GROUP BY boot_id, class_idx),"
+	" fs AS (SELECT e.boot_id AS b, e.class_idx AS ci, e.to_idx AS ti,"
+	" min(e.time_us) AS us FROM dependency_events e"
+	" LEFT JOIN zap z1 ON z1.b = e.boot_id AND z1.ci = e.class_idx"
+	" LEFT JOIN zap z2 ON z2.b = e.boot_id AND z2.ci = e.to_idx"
+	" WHERE e.boot_id IN %s AND e.kind = 'dependency'"
+	" AND e.seq > ifnull(z1.s, -1) AND e.seq > ifnull(z2.s, -1)"
+	" GROUP BY e.boot_id, e.class_idx, e.to_idx)"
+	" SELECT d.boot_id, f.name, t.name, d.trace_id, fs.us"
+	" FROM dependencies d JOIN classes f ON f.id = d.from_class"
+	" JOIN classes t ON t.id = d.to_class"
+	" LEFT JOIN fs ON fs.b = d.boot_id AND fs.ci = f.graph_idx"
+	" AND fs.ti = t.graph_idx WHERE d.boot_id IN %s";
+
+int store_graph_dep_infos(struct store *st, const int64_t *boots, size_t nr,
+			  int (*fn)(const struct store_graph_dep_info *d,
+				    void *data),
+			  void *data)
+{
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	struct store_graph_dep_info d;
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, ret = 0, events;
+
+	events = has_schema(st, "dependency_events");
+	if (events < 0)
+		return -1;
+	s = prepare_in(st, events ? first_seen_sql :
+		       "SELECT d.boot_id, f.name, t.name, d.trace_id, NULL"
+		       " FROM dependencies d JOIN classes f ON f.id = d.from_class"
+		       " JOIN classes t ON t.id = d.to_class"
+		       " WHERE d.boot_id IN %s", boots, nr);
+	if (!s)
+		return -1;
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		d.boot_id = sqlite3_column_int64(s, 0);
+		d.from = col_name(s, 1, &from);
+		d.to = col_name(s, 2, &to);
+		d.trace_id = col_int_or(s, 3, -1);
+		d.first_us = col_int_or(s, 4, -1);
+		ret = fn(&d, data);
+	}
+	strbuf_release(&from);
+	strbuf_release(&to);
+	return finish(st, s, rc, ret);
+}
+
+int store_graph_frames(struct store *st, const int64_t *boots, size_t nr,
+		       int (*fn)(const struct store_graph_frame *f, void *data),
+		       void *data)
+{
+	struct store_graph_frame f;
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, ret = 0;
+
+	s = prepare_in(st, "SELECT boot_id, trace_id, addr, func, off, size,"
+		       " file, line FROM trace_frames WHERE boot_id IN %s"
+		       " ORDER BY boot_id, trace_id, idx", boots, nr);
+	if (!s)
+		return -1;
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		f.boot_id = sqlite3_column_int64(s, 0);
+		f.trace_id = sqlite3_column_int64(s, 1);
+		f.addr = col_text(s, 2);
+		f.func = col_text(s, 3);
+		f.off = col_int_or(s, 4, -1);
+		f.size = col_int_or(s, 5, -1);
+		f.file = col_text(s, 6);
+		f.line = col_int_or(s, 7, -1);
+		if (!f.addr)
+			f.addr = "";
+		ret = fn(&f, data);
+	}
+	return finish(st, s, rc, ret);
+}
+
+int store_graph_report_locks(struct store *st, const int64_t *boots,
+			     size_t nr,
+			     int (*fn)(const struct store_graph_report_lock *l,
+				       void *data),
+			     void *data)
+{
+	struct store_graph_report_lock l;
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE, ret = 0;
+
+	s = prepare_in(st, "SELECT r.id, r.boot_id, r.type, r.title, l.name"
+		       " FROM reports r LEFT JOIN report_locks l"
+		       " ON l.report_id = r.id AND l.role <> 'held'"
+		       " WHERE r.boot_id IN %s ORDER BY r.id, l.idx", boots, nr);
+	if (!s)
+		return -1;
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		l.report_id = sqlite3_column_int64(s, 0);
+		l.boot_id = sqlite3_column_int64(s, 1);
+		l.type = col_text(s, 2);
+		l.title = col_text(s, 3);
+		l.name = col_text(s, 4);
+		ret = fn(&l, data);
+	}
+	return finish(st, s, rc, ret);
+}

@@ -102,4 +102,53 @@ int store_graph_chain_pairs(struct store *st, const int64_t *boots, size_t nr,
 				      void *data),
 			    void *data);
 
+/* ---- what the explorer (lockdep-graph -T html) shows beside the graph ---- */
+
+struct store_graph_dep_info {
+	int64_t boot_id;
+	const char *from, *to;	/* the classes' names as printed */
+	int64_t trace_id;	/* its stack (trace_frames), -1 if none */
+	int64_t first_us;	/* when its first event came (the trace
+				 * clock's boot time), -1 if unknown */
+};
+
+/*
+ * Call @fn for every dependency of the @nr boots with its trace and the
+ * time of its first event (as dependency_first_seen has it, for a boot
+ * with an event stream; a database older than the stream has none).
+ */
+int store_graph_dep_infos(struct store *st, const int64_t *boots, size_t nr,
+			  int (*fn)(const struct store_graph_dep_info *d,
+				    void *data),
+			  void *data);
+
+struct store_graph_frame {
+	int64_t boot_id, trace_id;
+	const char *addr;
+	const char *func, *file;	/* or NULL */
+	int64_t off, size, line;	/* -1 if unknown */
+};
+
+/* Every frame of the boots' traces, by boot, trace and position. */
+int store_graph_frames(struct store *st, const int64_t *boots, size_t nr,
+		       int (*fn)(const struct store_graph_frame *f, void *data),
+		       void *data);
+
+struct store_graph_report_lock {
+	int64_t report_id, boot_id;
+	const char *type, *title;
+	const char *name;	/* a lock of its chain, or NULL for none */
+};
+
+/*
+ * Call @fn for each lock of the chain of every report of the boots (the
+ * locks of report_locks but those only held), in the report's order; a
+ * report with no such lock once, with name NULL.
+ */
+int store_graph_report_locks(struct store *st, const int64_t *boots,
+			     size_t nr,
+			     int (*fn)(const struct store_graph_report_lock *l,
+				       void *data),
+			     void *data);
+
 #endif
