@@ -68,7 +68,7 @@ initramfs-plain: kernel-plain tools
 # tree first into build/tree/NAME (vm/kernel-tree.sh). Of its modules the
 # guest loads at boot, with what they need (modules.dep), the virtio
 # ones, ext4, loop, the filesystems RUN mounts and MODULES_LOAD=a,b;
-# the others are packed for modprobe when the tree is at most MODULES_MAX
+# the others are packed for modprobe when they are at most MODULES_MAX
 # MiB (64), else left out, said (vm/modules-pick.sh). RUN=script
 # [RUN_FILES=dir] [RUN_TIMEOUT=s] runs your workload in the guest; DB=file
 # stores the boot there (symbolised against the kernel's vmlinux: for

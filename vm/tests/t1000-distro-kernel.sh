@@ -63,7 +63,7 @@ test_expect_success 'the agent answered and the kernel log is stored' '
 
 test_expect_success 'every module loaded, in dependency order; the rest left out, said' '
 	! tr -d "\r" <"$VM/console.log" | grep "lockdep-init: modprobe" &&
-	grep -E "loading .*virtio_console.* btrfs at boot, the other [0-9]+ left out: the tree is [0-9]+ MiB, over MODULES_MAX=64" \
+	grep -E "loading .*virtio_console.* btrfs at boot, the other [0-9]+ left out: its modules are [0-9]+ MiB, over MODULES_MAX=64" \
 		"$TRASH/boot.out"
 '
 
