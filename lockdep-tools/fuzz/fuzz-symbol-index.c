@@ -19,14 +19,6 @@
 
 static char dir[] = "/tmp/ldt-fuzz-index.XXXXXX";
 static const struct sym_elf_identity elf = { .size = 1, .crc = 2 };
-static const size_t elem_size[SYM_IX_NR] = {
-	[SYM_IX_SYMS] = sizeof(struct sym_index_sym),
-	[SYM_IX_BY_NAME] = sizeof(uint32_t),
-	[SYM_IX_STARTS] = sizeof(uint64_t),
-	[SYM_IX_VALS] = sizeof(struct sym_index_val),
-	[SYM_IX_INLS] = sizeof(struct sym_index_inl),
-	[SYM_IX_STRINGS] = 1,
-};
 
 /* libFuzzer ends with exit(): no directory left in /tmp per run */
 static void remove_dir(void)
@@ -60,9 +52,9 @@ static void write_index(const uint8_t *data, size_t size)
 		size_t left = off <= size ? size - off : 0;
 
 		h.table[i].off = off;
-		if (h.table[i].nr > left / elem_size[i])
-			h.table[i].nr = left / elem_size[i];
-		off = (off + h.table[i].nr * elem_size[i] + 7) & ~(size_t)7;
+		if (h.table[i].nr > left / sym_index_elem_size[i])
+			h.table[i].nr = left / sym_index_elem_size[i];
+		off = (off + h.table[i].nr * sym_index_elem_size[i] + 7) & ~(size_t)7;
 	}
 	if (off > size)
 		off = size;	/* refused: the last table does not fit */

@@ -43,7 +43,7 @@ struct sym_index {
 
 #define SAMPLE 32
 
-static const size_t elem_size[SYM_IX_NR] = {
+const size_t sym_index_elem_size[SYM_IX_NR] = {
 	[SYM_IX_SYMS] = sizeof(struct sym_index_sym),
 	[SYM_IX_BY_NAME] = sizeof(uint32_t),
 	[SYM_IX_STARTS] = sizeof(uint64_t),
@@ -98,7 +98,7 @@ bool sym_index_write(const struct sym_index_image *img, const char *dir)
 	h.version = SYM_INDEX_VERSION;
 	for (i = 0; i < SYM_IX_NR; i++) {
 		h.table[i].off = off;
-		off = align8(off + h.table[i].nr * elem_size[i]);
+		off = align8(off + h.table[i].nr * sym_index_elem_size[i]);
 	}
 	h.size = off;
 	h.crc = 0;
@@ -107,7 +107,7 @@ bool sym_index_write(const struct sym_index_image *img, const char *dir)
 	for (i = 0; i < SYM_IX_NR; i++)
 		if (h.table[i].nr)
 			memcpy(buf + h.table[i].off, img->table[i],
-			       h.table[i].nr * elem_size[i]);
+			       h.table[i].nr * sym_index_elem_size[i]);
 	h.crc = file_crc(buf, off);
 	memcpy(buf + offsetof(struct sym_index_header, crc), &h.crc,
 	       sizeof(h.crc));
@@ -143,10 +143,10 @@ static bool check_tables(struct sym_index *ix)
 		uint64_t off = h->table[i].off, nr = h->table[i].nr;
 
 		if (off != end || off > ix->size ||
-		    nr > (ix->size - off) / elem_size[i])
+		    nr > (ix->size - off) / sym_index_elem_size[i])
 			return false;
 		ix->nr[i] = nr;
-		end = align8(off + nr * elem_size[i]);
+		end = align8(off + nr * sym_index_elem_size[i]);
 	}
 	if (end != ix->size)
 		return false;

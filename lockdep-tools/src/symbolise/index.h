@@ -84,6 +84,9 @@ struct sym_elf_identity {
 	uint32_t pad;		/* 0 */
 };
 
+/* the size of one element of each table, as the file lays it out */
+extern const size_t sym_index_elem_size[SYM_IX_NR];
+
 struct sym_index_header {
 	char magic[8];
 	uint32_t version;
