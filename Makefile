@@ -163,7 +163,7 @@ kernel-612-tree: deps
 # kernel, the bench, t0700's advice) run on it. Not in check, nor in CI:
 # a cold 6.12 build takes longer than the 6.1 one, and a third cold
 # kernel beside check's two does not fit CI's 90 minutes on 2 cores
-# (README). NICE=19 leaves the CPUs to others.
+# (doc/measurements.md). NICE=19 leaves the CPUs to others.
 check-612: tools check-612-compile
 	@$(MAKE) -s KERNEL_SOURCE=linux-source-6.12 initramfs
 	@KERNEL_SOURCE=linux-source-6.12 vm/checkpatch.sh
@@ -180,7 +180,7 @@ check-612-compile: kernel-612-tree
 # The series built with KASAN (vm/kasan.config, build/linux-kasan) and
 # booted: t0720 (the boot, a module reload) and t0710's reports under
 # load. Not in check, nor in CI: a third kernel build (19 min cold on 2
-# cores, README). make check's boot tests run t0720 when the kasan
+# cores, doc/measurements.md). make check's boot tests run t0720 when the kasan
 # kernel is built from the series as it is.
 kernel-kasan: kernel
 	@KERNEL_VARIANT=kasan vm/kernel.sh all
