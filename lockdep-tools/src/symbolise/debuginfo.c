@@ -1,49 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A vmlinux by build id (debuginfo.h). libelf reads each candidate's
- * note sections; parse/elf-notes.c, which reads /sys/kernel/notes in
- * the same format, finds the build id in them.
+ * A vmlinux by build id (debuginfo.h): each candidate's build id is
+ * read as the symbol cache reads a binary's (sym_file_identity()).
  */
-#include <fcntl.h>
-#include <gelf.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "parse/elf-notes.h"
 #include "symbolise/debuginfo.h"
+#include "symbolise/index.h"
 #include "util/xalloc.h"
 
-/* Whether @path is an ELF file with a note section carrying @hex. */
+/* Whether @path is an ELF file whose GNU build id is @hex. */
 static bool has_build_id(const char *path, const char *hex)
 {
-	char got[2 * ELF_NOTES_MAX_BUILD_ID + 1];
-	Elf_Scn *scn = NULL;
-	bool found = false;
-	GElf_Shdr sh;
-	Elf_Data *data;
-	size_t bad;
-	Elf *elf;
-	int fd;
+	struct sym_elf_identity ident;
+	char *got;
+	bool own_dwarf, same;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!sym_file_identity(path, &got, &own_dwarf, &ident))
 		return false;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	while (elf && !found && (scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		found = data && data->d_buf &&
-			!elf_notes_build_id(data->d_buf, data->d_size, got, &bad) &&
-			!strcmp(got, hex);
-	}
-	elf_end(elf);
-	close(fd);
-	return found;
+	same = got && !strcmp(got, hex);
+	free(got);
+	return same;
 }
 
 char *debuginfo_find_vmlinux(const char *root, const char *hex,
