@@ -143,12 +143,6 @@ static void loader_release(struct loader *l)
 	strbuf_release(&l->key);
 }
 
-struct graph *graph_load(struct store *st, const int64_t *ids,
-			 char *const *labels, size_t nr)
-{
-	return graph_load_uses(st, ids, labels, nr, NULL);
-}
-
 struct graph *graph_load_uses(struct store *st, const int64_t *ids,
 			      char *const *labels, size_t nr,
 			      uint32_t **chain_uses)

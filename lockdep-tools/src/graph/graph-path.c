@@ -268,8 +268,10 @@ static struct store_class_ref class_ref(const struct graph *g, uint32_t n)
 	const char *key = graph_node_key(g, n);
 
 	if (g->unkeyed)
-		return (struct store_class_ref){ false, key };
-	return (struct store_class_ref){ key[0] == 'i', key + 1 };
+		return (struct store_class_ref){ STORE_REF_NAME, key };
+	/* graph-load.c's keys: "i" identity, "c" the row of a class of its own */
+	return (struct store_class_ref){
+		key[0] == 'i' ? STORE_REF_IDENTITY : STORE_REF_ROW, key + 1 };
 }
 
 int graph_path_details(struct store *st, const struct graph *g,

@@ -110,14 +110,11 @@ void graph_select_irq(const struct graph *g, const struct graph_irq_paths *p,
 
 /*
  * Load the classes and dependencies of @nr boots (@ids, with @labels or
- * NULL) from @st into a new finished graph; NULL after an error.
- */
-struct graph *graph_load(struct store *st, const int64_t *ids,
-			 char *const *labels, size_t nr);
-/*
- * The same, and to *@chain_uses (the caller frees) per edge the number
- * of lock chains of those boots that hold its from class when they take
- * its to class (saturated): how much of the kernel goes through it.
+ * NULL) from @st into a new finished graph; NULL after an error. With
+ * @chain_uses, also to *@chain_uses (the caller frees) per edge the
+ * number of lock chains of those boots that hold its from class when
+ * they take its to class (saturated): how much of the kernel goes
+ * through it.
  */
 struct graph *graph_load_uses(struct store *st, const int64_t *ids,
 			      char *const *labels, size_t nr,

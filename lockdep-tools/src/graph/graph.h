@@ -4,7 +4,7 @@
  * dependencies as edges, from one boot or the union of several.
  *
  * Build it with graph_add_boot(), graph_add_node() and graph_add_edge()
- * (graph_load() does so from the store), then graph_finish(). The
+ * (graph_load_uses() does so from the store), then graph_finish(). The
  * algorithms (graph-scc.c, graph-cycles.c, graph-select.c) and the
  * writers (graph-dot.c, graph-print.c) take a finished graph.
  *

@@ -12,8 +12,8 @@
 #include "util/xalloc.h"
 
 /*
- * The dependency, its trace and its first event: a class by identity
- * or by name, as the loader merged it. The first event is the view
+ * The dependency, its trace and its first event: a class by identity,
+ * row or name, as the loader merged it. The first event is the view
  * dependency_first_seen's rule (lockdep-db(5)) for this one dependency:
  * the view groups every event of the boot before it can be filtered
  * (6 s on the demo's workload boot), this reads the dependency's own
@@ -30,8 +30,10 @@ static const char dep_sql[] =
 	" FROM dependencies d JOIN classes f ON f.id = d.from_class"
 	" JOIN classes t ON t.id = d.to_class"
 	" WHERE d.boot_id = ?1"
-	" AND (CASE WHEN ?2 THEN f.identity ELSE f.name END) = ?3"
-	" AND (CASE WHEN ?4 THEN t.identity ELSE t.name END) = ?5"
+	" AND (CASE ?2 WHEN 1 THEN f.identity WHEN 2 THEN CAST(f.id AS TEXT)"
+	" ELSE f.name END) = ?3"
+	" AND (CASE ?4 WHEN 1 THEN t.identity WHEN 2 THEN CAST(t.id AS TEXT)"
+	" ELSE t.name END) = ?5"
 	" ORDER BY d.trace_id IS NULL LIMIT 1";
 
 static const char frames_sql[] =
@@ -67,7 +69,7 @@ static char *frame_str(sqlite3_stmt *s)
 
 static void bind_ref(sqlite3_stmt *s, int i, const struct store_class_ref *r)
 {
-	sqlite3_bind_int(s, i, r->by_identity);
+	sqlite3_bind_int(s, i, (int)r->kind);
 	sqlite3_bind_text(s, i + 1, r->text, -1, SQLITE_STATIC);
 }
 

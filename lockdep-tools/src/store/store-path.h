@@ -23,11 +23,14 @@ struct store_dep_detail {
 };
 
 /*
- * A class of boot @boot, named by its identity (@by_identity) or by its
- * printed name: how graph_load() merged it (graph_node_key()).
+ * A class of boot @boot, named by its printed name, its identity, or its
+ * row (classes.id, in decimal): how graph_load_uses() merged
+ * it (graph_node_key()).
  */
+enum store_ref_kind { STORE_REF_NAME, STORE_REF_IDENTITY, STORE_REF_ROW };
+
 struct store_class_ref {
-	bool by_identity;
+	enum store_ref_kind kind;
 	const char *text;
 };
 
