@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "advise/advise-source.h"
@@ -186,6 +187,7 @@ static int source_load(struct source *src, const char *dir, const char *rel,
 {
 	struct strbuf line = STRBUF_INIT;
 	size_t bytes = 0;
+	struct stat st;
 	FILE *in;
 	int c, fd;
 
@@ -193,6 +195,13 @@ static int source_load(struct source *src, const char *dir, const char *rel,
 	fd = source_open(dir, rel, refused);
 	if (fd < 0)
 		return -1;
+	/* a regular file says its size: refuse a large one unread (the
+	 * count below still bounds one that grows while it is read) */
+	if (fstat(fd, &st) || st.st_size > (off_t)SOURCE_MAX_BYTES) {
+		*refused = "it is over 16 MiB";
+		close(fd);
+		return -1;
+	}
 	in = fdopen(fd, "r");
 	if (!in) {
 		close(fd);

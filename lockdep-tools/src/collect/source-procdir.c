@@ -150,13 +150,14 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 	}
 	/*
 	 * lock_stat is not offered without CONFIG_LOCK_STAT, none of them
-	 * without lockdep, which leaves the version
+	 * without lockdep (which then makes none of them required), which
+	 * leaves the version
 	 */
+	collect_summary_no_lockdep(sum);
 	for (i = 3; i < sizeof(procdir_files) / sizeof(*procdir_files); i++) {
 		snprintf(guest, sizeof(guest), "/proc/%s", procdir_files[i]);
 		it = find_item(sum, guest);
-		if (it->status == ITEM_MISSING &&
-		    it->required && !collect_summary_no_lockdep(sum))
+		if (it->status == ITEM_MISSING && it->required)
 			strbuf_addf(&lacking, "%s'%s/%s' is missing",
 				    lacking.len ? ", " : "", dir,
 				    procdir_files[i]);

@@ -147,7 +147,6 @@ static void show(struct ldr_report *r, void *data)
 	report_free(r);
 }
 
-/* Returns 0, or -1 after saying why the input could not be read. */
 /*
  * Returns 0, -1 when nothing of @path could be read, or 1 when reading
  * failed after some of its reports were delivered (a line over 1 MiB):
