@@ -154,6 +154,12 @@ check-patches: kernel kernel-612-tree
 	@vm/check-warnings.sh
 	@KERNEL_SOURCE=linux-source-6.12 vm/checkpatch.sh
 
+# Every step of the series (6.1, or KERNEL_SOURCE=linux-source-6.12)
+# compiled at W=1 with PROVE_LOCKING on and off, in a scratch worktree
+# (vm/check-steps.sh). Not in check: about 20 minutes of compiling.
+check-steps: kernel
+	@vm/check-steps.sh
+
 # The 6.12 tree unpacked, for its checkpatch.pl (no build).
 kernel-612-tree: deps
 	@KERNEL_SOURCE=linux-source-6.12 vm/kernel.sh tree
@@ -246,5 +252,5 @@ distclean:
 
 .PHONY: all deps kernel kernel-plain tools initramfs initramfs-plain vm-boot demo install \
 	export-patches check bench check-patches check-unit check-tools check-fuzz check-boot \
-	check-bench check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
+	check-bench check-steps check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
 	check-kasan check-distro check-tree clean distclean

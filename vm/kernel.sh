@@ -202,16 +202,16 @@ do_config() {
 
 # The plain tree has no scenario module: build the series' source of it
 # out of tree against the plain kernel, into the same modules directory.
-# The plain kernel has no spin_unlock_non_nested() and no
+# The plain kernel has no lockdep_allow_unordered_unlock() and no
 # lockdep_set_class_check_unlock_order() (the series adds both with its
-# unlock-order check, which the plain kernel lacks too): there the fixed
-# half of the unlock-order pair unlocks as spin_unlock() does, and the
+# unlock-order check, which the plain kernel lacks too): there the
+# annotation of the unlock-order pair's fixed half is nothing, and the
 # pair's locks get their keys with lockdep_set_class().
 build_scenarios_out_of_tree() {
 	local dir=$KSRC.scenarios
 	git -C "$KREPO" show lockdep:lib/test_lockdep_scenarios.c |
 		scenario_module_build "$dir" "${LOG}scenarios-build" \
-			"-Dspin_unlock_non_nested=spin_unlock '-Dlockdep_set_class_check_unlock_order(...)=lockdep_set_class(__VA_ARGS__)'"
+			"'-Dlockdep_allow_unordered_unlock(l)=((void)(l))' '-Dlockdep_set_class_check_unlock_order(...)=lockdep_set_class(__VA_ARGS__)'"
 	run_logged "${LOG}scenarios-install" kmake M="$dir" \
 		INSTALL_MOD_PATH="$MODULES" INSTALL_MOD_STRIP=1 modules_install
 }
