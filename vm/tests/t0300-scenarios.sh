@@ -12,7 +12,9 @@
 # more boot, through the kernel tree's kselftest
 # (tools/testing/selftests/lockdep/scenarios.sh, which initramfs.sh packs
 # and the boot runs as its workload): its KTAP must say ok for each, and
-# each must give its one report on the console. unlock-order runs three
+# each must give its one report on the console. Without report_all the
+# kselftest skips what follows the first report, and says so (a boot of
+# its own). unlock-order runs three
 # times in its boot: its "bad unlock order" report is printed once, the
 # repeats are counted as suppressed, and lockdep stays on.
 #
@@ -159,6 +161,49 @@ test_expect_success 'ba-order alone is clean, ab-order after it closes a cycle' 
 	grep -E '$(banner circular-dependency)' ab &&
 	test \$(grep -cE '$ANY_REPORT' ab) = 1 &&
 	grep -q 'order_a' ab && grep -q 'order_b' ab
+"
+
+# The kselftest without lockdep.report_all: the first report turns
+# lockdep off and the scenarios after it are skipped, said so; a run
+# that can only skip exits with 4 (kselftest's skip), one with an
+# unknown name fails.
+cat >"$TRASH/kselftest-default.sh" <<'EOF'
+#!/bin/sh
+for names in "aa abba aa-nested" abba-deadlock no-such-scenario; do
+	/kselftest/lockdep/scenarios.sh $names
+	echo "exit $?"
+done
+EOF
+cat >"$TRASH/kselftest-default.want" <<'EOF'
+TAP version 13
+1..3
+# lockdep.report_all is off: lockdep stops at the first report, the scenarios after it are skipped
+ok 1 aa
+ok 2 abba # SKIP lockdep is off
+ok 3 aa-nested # SKIP lockdep is off
+# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:2 error:0
+exit 0
+TAP version 13
+1..1
+# lockdep.report_all is off: lockdep stops at the first report, the scenarios after it are skipped
+ok 1 abba-deadlock # SKIP deadlocks the machine
+# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:1 error:0
+exit 4
+TAP version 13
+1..1
+# lockdep.report_all is off: lockdep stops at the first report, the scenarios after it are skipped
+not ok 1 no-such-scenario # not on /sys/kernel/debug/lockdep_scenarios/list
+# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0
+exit 1
+EOF
+dir=$VMDIR/t0300-kselftest
+test_expect_success 'the kselftest without report_all: one report, the rest skipped, said so' "
+	'$TOP/vm/boot.sh' -n t0300-kselftest -t 400 -r '$TRASH/kselftest-default.sh' \
+		-w 300 >out 2>&1 || { tail -5 out; false; } &&
+	test_cmp '$TRASH/kselftest-default.want' $dir/raw/workload.out &&
+	segment aa $dir/console.log >seg &&
+	grep -qE '$(banner recursive-locking)' seg &&
+	! grep -q 'test_lockdep_scenarios: run abba' $dir/console.log
 "
 
 # With lockdep.report_all=1 validation goes on after a report: every
