@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Pack build/initramfs.cpio.gz: static busybox, our /init, the guest agent
+# Pack build/initramfs.cpio.gz: static busybox, our /init, the guest agent,
+# the kernel tree's scenario kselftest (/kselftest/lockdep/scenarios.sh)
 # and the kernel's installed modules, those the guest loads and, when the
 # tree is small, the rest (vm/modules-pick.sh: MODULES_LOAD, MODULES_MAX,
 # RUN) (KERNEL_VARIANT=plain or kasan: that
@@ -34,6 +35,14 @@ cp "$AGENT" "$ROOT/bin/lockdep-agent"
 install -m 0755 "$TOP/vm/init" "$ROOT/init"
 if [ -d "$MODULES/lib/modules" ]; then
 	"$TOP/vm/modules-pick.sh" "$MODULES" "$ROOT"
+fi
+# The kernel tree's kselftest of the scenario module, as kselftest
+# installs it: the boot tests run it in the guest and read its KTAP. A
+# tree without it (the plain kernel's) packs none.
+KSFT=$KSRC/tools/testing/selftests/lockdep/scenarios.sh
+if [ -f "$KSFT" ]; then
+	mkdir -p "$ROOT/kselftest/lockdep"
+	install -m 0755 "$KSFT" "$ROOT/kselftest/lockdep/"
 fi
 # pack DIR OUT: cpio_pack, said
 pack() {

@@ -9,7 +9,12 @@
 # the clean scenarios share one boot and print nothing; ba-order
 # is clean alone and ab-order after it closes an AB-BA cycle. With
 # lockdep.report_all=1, if the kernel has it, every scenario runs in one
-# more boot and each must give its one report. unlock-order runs three
+# more boot, through the kernel tree's kselftest
+# (tools/testing/selftests/lockdep/scenarios.sh, which initramfs.sh packs
+# and the boot runs as its workload): its KTAP must say ok for each, and
+# each must give its one report on the console. Without report_all the
+# kselftest skips what follows the first report, and says so (a boot of
+# its own). unlock-order runs three
 # times in its boot: its "bad unlock order" report is printed once, the
 # repeats are counted as suppressed, and lockdep stays on.
 #
@@ -44,6 +49,7 @@ rwsem-read-recursion recursive-locking
 bad-unlock bad-unlock-balance
 held-lock-freed held-lock-freed
 user-return lock-held-returning-to-user
+held-at-exit locks-held-at-exit
 i-mutex recursive-locking
 i-mutex-nested none
 mm-ptl recursive-locking
@@ -53,6 +59,8 @@ unlock-order-non-nested none
 rcu-deref suspicious-rcu-usage
 ab-order none
 ba-order none
+irq-then-abba-1 irq-safe-unsafe-order
+irq-then-abba-2 none
 bench none
 EOF
 
@@ -67,6 +75,7 @@ banner() {
 	bad-unlock-balance) echo 'WARNING: bad unlock balance detected!' ;;
 	held-lock-freed) echo 'WARNING: held lock freed!' ;;
 	lock-held-returning-to-user) echo 'WARNING: lock held when returning to user space!' ;;
+	locks-held-at-exit) echo 'WARNING: .*/[0-9]+ still has locks held!' ;;
 	suspicious-rcu-usage) echo 'WARNING: suspicious RCU usage' ;;
 	bad-unlock-order) echo 'WARNING: bad unlock order detected!' ;;
 	esac
@@ -110,6 +119,7 @@ boot() {
 clean="rwlock-read-recursion-softirq aa-nested i-mutex-nested mm-ptl-nested"
 clean="$clean hardirq-safe-unsafe-irq softirq-safe-unsafe-bh irq-inversion-irq"
 clean="$clean inconsistent-softirq-bh unlock-order-non-nested ab-order bench"
+clean="$clean irq-then-abba-2"
 dir=$VMDIR/t0300-clean
 # The unknown name comes last: its failure makes the collection partial.
 test_expect_success 'clean scenarios: boot' "
@@ -153,24 +163,83 @@ test_expect_success 'ba-order alone is clean, ab-order after it closes a cycle' 
 	grep -q 'order_a' ab && grep -q 'order_b' ab
 "
 
+# The kselftest without lockdep.report_all: the first report turns
+# lockdep off and the scenarios after it are skipped, said so; a run
+# that can only skip exits with 4 (kselftest's skip), one with an
+# unknown name fails.
+cat >"$TRASH/kselftest-default.sh" <<'EOF'
+#!/bin/sh
+for names in "aa abba aa-nested" abba-deadlock no-such-scenario; do
+	/kselftest/lockdep/scenarios.sh $names
+	echo "exit $?"
+done
+EOF
+cat >"$TRASH/kselftest-default.want" <<'EOF'
+TAP version 13
+1..3
+# lockdep.report_all is off: lockdep stops at the first report, the scenarios after it are skipped
+ok 1 aa
+ok 2 abba # SKIP lockdep is off
+ok 3 aa-nested # SKIP lockdep is off
+# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:2 error:0
+exit 0
+TAP version 13
+1..1
+# lockdep.report_all is off: lockdep stops at the first report, the scenarios after it are skipped
+ok 1 abba-deadlock # SKIP deadlocks the machine
+# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:1 error:0
+exit 4
+TAP version 13
+1..1
+# lockdep.report_all is off: lockdep stops at the first report, the scenarios after it are skipped
+not ok 1 no-such-scenario # not on /sys/kernel/debug/lockdep_scenarios/list
+# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0
+exit 1
+EOF
+dir=$VMDIR/t0300-kselftest
+test_expect_success 'the kselftest without report_all: one report, the rest skipped, said so' "
+	'$TOP/vm/boot.sh' -n t0300-kselftest -t 400 -r '$TRASH/kselftest-default.sh' \
+		-w 300 >out 2>&1 || { tail -5 out; false; } &&
+	test_cmp '$TRASH/kselftest-default.want' $dir/raw/workload.out &&
+	segment aa $dir/console.log >seg &&
+	grep -qE '$(banner recursive-locking)' seg &&
+	! grep -q 'test_lockdep_scenarios: run abba' $dir/console.log
+"
+
 # With lockdep.report_all=1 validation goes on after a report: every
 # scenario in one boot (but abba-deadlock, which stops the machine:
-# t0710), each reporting one its own, the clean ones none, and ba-order
-# after ab-order closing their cycle.
+# t0710), run by the kselftest in list order, each reporting one its
+# own, the clean ones none, and the second half of each pair (ba-order,
+# irq-then-abba-2) closing its cycle.
 dir=$VMDIR/t0300-report-all
-all=$(awk '$1 !~ /^(ab-order|ba-order|bench|abba-deadlock)$/ { print $1 }' "$TRASH/expected-list")
-test_expect_success 'report_all: every scenario in one boot' \
-	"boot report-all -a lockdep.report_all=1 -- $(echo $all) ab-order ba-order"
+printf '#!/bin/sh\nexec /kselftest/lockdep/scenarios.sh\n' >"$TRASH/kselftest.sh"
+# The KTAP the kselftest must print, but for its diagnostics: every
+# test ok, none skipped.
+awk 'BEGIN { print "TAP version 13" }
+	$1 != "abba-deadlock" { n++; ok = ok "ok " n " " $1 "\n" }
+	END { print "1.." n; printf "%s", ok
+		print "# Totals: pass:" n " fail:0 xfail:0 xpass:0 skip:0 error:0" }' \
+	"$TRASH/expected-list" >"$TRASH/expected-ktap"
+test_expect_success 'report_all: the kselftest runs every scenario in one boot' "
+	'$TOP/vm/boot.sh' -n t0300-report-all -t 400 -a lockdep.report_all=1 \
+		-r '$TRASH/kselftest.sh' -w 600 >out 2>&1 || { tail -5 out; false; }
+"
 if ! grep -q 'reports printed:' "$dir/raw/files/proc/lockdep_stats" 2>/dev/null; then
+	test_skip 'report_all: the KTAP says ok for every scenario' \
+		'kernel without lockdep.report_all'
 	test_skip 'report_all: one report per reporting scenario, none for the clean ones' \
 		'kernel without lockdep.report_all'
 else
+	test_expect_success 'report_all: the KTAP says ok for every scenario' "
+		awk '!/^# / || /^# Totals: /' $dir/raw/workload.out >ktap &&
+		test_cmp '$TRASH/expected-ktap' ktap
+	"
 	test_expect_success 'report_all: one report per reporting scenario, none for the clean ones' "
-		for s in $(echo $all) ab-order ba-order; do
+		for s in \$(awk '\$1 != \"abba-deadlock\" { print \$1 }' '$TRASH/expected-list'); do
 			r=\$(awk -v n=\$s '\$1 == n { print \$2 }' '$TRASH/expected-list')
-			[ \$s = ba-order ] && r=circular-dependency
+			case \$s in ba-order|irq-then-abba-2) r=circular-dependency ;; esac
 			segment \$s $dir/console.log >seg &&
-			grep -q \"trigger done \$s\" $dir/raw/MANIFEST || exit 1
+			grep -q \"test_lockdep_scenarios: done \$s\" seg || exit 1
 			n=\$(grep -cE '$ANY_REPORT' seg)
 			if [ \$r = none ]; then
 				[ \$n = 0 ] || { echo \"\$s: \$n reports\"; exit 1; }

@@ -15,7 +15,12 @@
 #    unloaded (its keys, and with them lockdep's entries for them, go
 #    away) and loaded again, and the out-of-order unlock is reported once
 #    more, for the new classes of the reloaded keys. One report each, no
-#    KASAN report, lockdep still on.
+#    KASAN report, lockdep still on;
+#  - the freed lock's report prints with the validator off for it: no
+#    dependency out of the freed lock's class (registered by
+#    held-lock-freed, the boot's first trigger) in the graph export the
+#    boot ends with (the debugfs file lockdep/graph, else
+#    /proc/lockdep_graph).
 #
 # Skipped unless the kasan kernel is built from the series as it is now
 # ('make kernel-kasan'). Boots land in $BUILD/vm/t0720-*/.
@@ -73,6 +78,14 @@ test_expect_success 'one report each, the unlock order again after the reload, l
 	test_cmp want got &&
 	test "$(ldstat "$run/raw" "reports printed")" = 5 &&
 	test "$(ldstat "$run/raw" debug_locks)" = 1
+'
+
+test_expect_success 'held-lock-freed: no dependency out of the freed lock class' '
+	graph=$run/raw/files/sys/kernel/debug/lockdep/graph &&
+	{ test -f "$graph" || graph=$run/raw/files/proc/lockdep_graph; } &&
+	awk "\$1 == \"class\" && \$NF == \"freed_object_lock\" { c[\$2] = 1; n++ }
+		\$1 == \"dep\" && (\$2 in c) { print; bad++ }
+		END { if (!n) print \"no class freed_object_lock\"; exit !n || bad }" "$graph"
 '
 
 test_done
