@@ -404,6 +404,13 @@ test_expect_success 'churn: most opens succeed, while classes are zapped' '
 	test $((ok * 2)) -gt "$CHURN_READS" && test "$cycles" -ge 2 && test "$zaps" -gt 0
 '
 
+if [ -s "$OUT/churn/zapped-after" ]; then
+	churn_reads | awk -v c="$(wc -l <"$OUT/churn/cycles")" \
+		-v z="$(($(cat "$OUT/churn/zapped-after") - $(cat "$OUT/churn/zapped-before")))" '
+		{ n++; if ($2 == 0) ok++; if ($3 > max) max = $3 }
+		END { printf "# churn: %d of %d reads whole, the longest %s s; %d module cycles, %d classes zapped\n",
+			ok, n, max, c, z }'
+fi
 if [ -s "$OUT/time" ]; then
 	echo "# read time of the graph export ($(wc -c <"$OUT/graph1") bytes):" \
 		"$(tr '\n' ' ' <"$OUT/time")"
