@@ -96,7 +96,7 @@ fi
 GRACE=30
 
 if [ "${EVENTS:-1}" != 0 ]; then
-	append="trace_event=lock:lockdep_dependency,lock:lockdep_usage,lock:lockdep_class_zapped trace_buf_size=4M trace_clock=global${append:+ $append}"
+	append="trace_event=lock:lockdep_dependency,lock:lockdep_usage,lock:lockdep_class_zapped,lock:lockdep_class trace_buf_size=4M trace_clock=global${append:+ $append}"
 fi
 
 dir=$BUILD/vm/$name

@@ -157,10 +157,15 @@ patched_proc_dir() {
 
 # snapshot, then unchanged: the database $DB holds what it held at the
 # snapshot (nothing stored is lost or changed by a refused input).
-# The SQL that takes a database back from schema version 12 to 11 (the
-# dependency event stream), and from 10 to 9 (the dependency packs, with
-# 11's stamp column), for the tests of older databases.
-UNDO_V12="DROP VIEW dependency_first_seen;
+# The SQL that takes a database back from schema version 13 to 12 (the
+# class events), from 13 to 11 (the dependency event stream), and from
+# 10 to 9 (the dependency packs, with 11's stamp column), for the tests
+# of older databases.
+UNDO_V13="DROP VIEW dependency_event_names;
+	DROP VIEW class_event_spans;
+	DROP TABLE class_events"
+UNDO_V12="$UNDO_V13;
+	DROP VIEW dependency_first_seen;
 	DROP TABLE dependency_events;
 	DROP TABLE event_streams"
 UNDO_V10="DROP TABLE dependency_packs;
