@@ -65,7 +65,7 @@ int agent_events_open(struct proto_conn *c, struct agent_events *ev)
 /*
  * "lockdep-agent: READ @path" in the trace buffer, before the file is
  * opened: in the event stream, the events before that line happened
- * before the read, so a snapshot such as /proc/lockdep_graph holds what
+ * before the read, so a snapshot such as the graph export holds what
  * they added.
  */
 int agent_events_mark_read(const char *path)

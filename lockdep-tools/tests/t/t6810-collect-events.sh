@@ -69,7 +69,7 @@ test_expect_success 'dependency_first_seen: a time for dependencies of the expor
 '
 
 test_expect_success 'the agent'\''s marks of its reads: other lines, the same events stored' '
-	awk "NR == 100 { print \"   lockdep-agent-58      [000] .....     9.996242: tracing_mark_write: lockdep-agent: READ /proc/lockdep_graph\" } { print }" \
+	awk "NR == 100 { print \"   lockdep-agent-58      [000] .....     9.996242: tracing_mark_write: lockdep-agent: READ /sys/kernel/debug/lockdep/graph\" } { print }" \
 		"$EV" >marked.events &&
 	events_raw marked marked.events &&
 	collect_rc 3 --db "$DB" --raw-dir marked --label marked &&
