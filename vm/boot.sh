@@ -34,7 +34,8 @@
 # kernel resets the buffer when it finds the TSC unstable, as under
 # TCG, losing the boot's events); EVENTS=0 boots with them compiled in and off
 # (bench/lock-hotpath.sh). A kernel without them logs "Failed to enable
-# trace event" and boots on.
+# trace event" and boots on (one of the v2 series: for lock:lockdep_class,
+# its class events, alone).
 #
 # Exit status: 0 when the boot was collected complete, also from a
 # kernel that does not offer everything (collect's 3: it names what);

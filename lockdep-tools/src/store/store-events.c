@@ -13,17 +13,32 @@ static const char *const kind_names[] = {
 	[TRACE_EVENT_CLASS_ZAPPED] = "class_zapped",
 };
 
-/* A class registered: its own table, its seq in the stream's order. */
-static int add_class_event(struct store *st, const struct trace_event *ev)
+/*
+ * The columns both event tables start with: boot, seq (the event's place
+ * in the stream, shared by the two tables), time and CPU. NULL if the
+ * statement cannot be had.
+ */
+static sqlite3_stmt *event_stmt(struct store *st, enum store_stmt which,
+				const struct trace_event *ev)
 {
-	sqlite3_stmt *s = store_stmt(st, ST_CLASS_EVENT_INSERT);
+	sqlite3_stmt *s = store_stmt(st, which);
 
 	if (!s)
-		return -1;
+		return NULL;
 	sqlite3_bind_int64(s, 1, st->boot_id);
 	sqlite3_bind_int64(s, 2, st->nr_events++);
 	sqlite3_bind_int64(s, 3, (sqlite3_int64)ev->time_us);
 	sqlite3_bind_int64(s, 4, ev->cpu);
+	return s;
+}
+
+/* A class registered: a table of its own. */
+static int add_class_event(struct store *st, const struct trace_event *ev)
+{
+	sqlite3_stmt *s = event_stmt(st, ST_CLASS_EVENT_INSERT, ev);
+
+	if (!s)
+		return -1;
 	sqlite3_bind_int64(s, 5, ev->class);
 	/* no class key is at 0: a kernel hiding its addresses prints that */
 	store_bind_addr(s, 6, ev->key, ev->key != 0);
@@ -42,13 +57,9 @@ int store_add_dependency_event(struct store *st, const struct trace_event *ev)
 		return -1;
 	if (ev->kind == TRACE_EVENT_CLASS)
 		return add_class_event(st, ev);
-	s = store_stmt(st, ST_EVENT_INSERT);
+	s = event_stmt(st, ST_EVENT_INSERT, ev);
 	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, st->boot_id);
-	sqlite3_bind_int64(s, 2, st->nr_events++);
-	sqlite3_bind_int64(s, 3, (sqlite3_int64)ev->time_us);
-	sqlite3_bind_int64(s, 4, ev->cpu);
 	store_bind_text(s, 5, kind_names[ev->kind]);
 	sqlite3_bind_int64(s, 6, ev->class);
 	if (ev->kind == TRACE_EVENT_DEPENDENCY) {
