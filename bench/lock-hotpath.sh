@@ -30,7 +30,7 @@
 # (EVENTS=0 for vm/boot.sh): they fire only when the graph grows, never
 # in the loop. Each boot checks that lockdep was still on after the loop (debug_locks
 # 1) and that the guest ran the kernel it should (the plain one has no
-# /proc/lockdep_graph). Not a test: nothing here fails on speed.
+# graph export). Not a test: nothing here fails on speed.
 # Boots land in build/vm/NAME-*; the table is also written to
 # build/logs/NAME.txt (NAME: bench-hotpath).
 #
@@ -94,10 +94,10 @@ boot() {
 		{ tail -n 15 "$LOGS/$name.log" >&2; die "$v boot $r failed (log: $LOGS/$name.log)"; }
 	grep -Eq '^ *debug_locks: +1$' "$dir/raw/files/proc/lockdep_stats" ||
 		die "$v boot $r: lockdep was off after the loop ($dir/raw/files/proc/lockdep_stats)"
-	graph=$(sed -n 's|^file \([a-z]*\) /proc/lockdep_graph .*|\1|p' "$dir/raw/MANIFEST")
+	graph=$(sed -n 's|^file \([a-z]*\) /sys/kernel/debug/lockdep/graph .*|\1|p' "$dir/raw/MANIFEST")
 	case $v:$graph in
 	lockdep:complete|plain:missing) ;;
-	*) die "$v boot $r: /proc/lockdep_graph is '$graph': not the $v kernel?" ;;
+	*) die "$v boot $r: the graph export is '$graph': not the $v kernel?" ;;
 	esac
 	for loop in $LOOPS; do
 		tr -d '\r' <"$dir/console.log" |

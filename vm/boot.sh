@@ -34,7 +34,8 @@
 # kernel resets the buffer when it finds the TSC unstable, as under
 # TCG, losing the boot's events); EVENTS=0 boots with them compiled in and off
 # (bench/lock-hotpath.sh). A kernel without them logs "Failed to enable
-# trace event" and boots on.
+# trace event" and boots on (one of the v2 series: for lock:lockdep_class,
+# its class events, alone).
 #
 # Exit status: 0 when the boot was collected complete, also from a
 # kernel that does not offer everything (collect's 3: it names what);
@@ -96,7 +97,7 @@ fi
 GRACE=30
 
 if [ "${EVENTS:-1}" != 0 ]; then
-	append="trace_event=lock:lockdep_dependency,lock:lockdep_usage,lock:lockdep_class_zapped trace_buf_size=4M trace_clock=global${append:+ $append}"
+	append="trace_event=lock:lockdep_dependency,lock:lockdep_usage,lock:lockdep_class_zapped,lock:lockdep_class trace_buf_size=4M trace_clock=global${append:+ $append}"
 fi
 
 dir=$BUILD/vm/$name

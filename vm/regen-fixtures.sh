@@ -37,7 +37,10 @@ if [ "${ONLY:-}" != events ]; then
 	# the first 200 class records with their usage records, the deps and
 	# chains among those classes only, the traces they cite, and a counts
 	# record that says so (two passes over the file).
-	if [ -f "$raw/files/proc/lockdep_graph" ]; then
+	# (the raw directory names it by its debugfs path, whichever the
+	# kernel had: lockdep-agent(8))
+	graph=$raw/files/sys/kernel/debug/lockdep/graph
+	if [ -f "$graph" ]; then
 		awk -v max=200 '
 		NR == FNR {
 			if ($1 == "class" && nc < max) { keep[$2] = 1; nc++ }
@@ -58,7 +61,7 @@ if [ "${ONLY:-}" != events ]; then
 		$1 == "chain" { if (inside()) print; next }
 		$1 == "trace" { if ($2 in cite) print; next }
 		{ print }
-		' "$raw/files/proc/lockdep_graph" "$raw/files/proc/lockdep_graph" \
+		' "$graph" "$graph" \
 			>"$out/lockdep_graph"
 	fi
 fi

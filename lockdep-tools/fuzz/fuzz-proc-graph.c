@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* libFuzzer harness of the /proc/lockdep_graph parser (src/parse/proc-graph.h). */
+/* libFuzzer harness of the graph export's parser (src/parse/proc-graph.h). */
 #include <string.h>
 
 #include "fuzz.h"

@@ -92,7 +92,7 @@ test_expect_success 'plain 6.1 through make vm-boot KERNEL_IMAGE=, SMP=3, net-sm
 		MODULES="$PLAIN.modules" NAME=t0800-plain SMP=3 \
 		RUN="$TOP/vm/workloads/net-smoke.sh" DB="$DB" >out 2>&1 || rc=$? &&
 	{ test $rc = 0 || { cat out; false; }; } &&
-	grep -q "this kernel does not offer: /proc/lockdep_graph" out &&
+	grep -q "this kernel does not offer: /sys/kernel/debug/lockdep/graph" out &&
 	test "$(cpus_up plain 3)" = 1 &&
 	test "$(q "SELECT w.state, w.exit_code FROM workloads w JOIN boots b
 		ON b.id = w.boot_id WHERE b.label = '\''t0800-plain'\''")" = "exited|0"
@@ -100,7 +100,7 @@ test_expect_success 'plain 6.1 through make vm-boot KERNEL_IMAGE=, SMP=3, net-sm
 
 test_expect_success 'plain: its graph, and what it lacks' '
 	"$BIN/lockdep-graph" --db "$DB" --boot t0800-plain --cycles --list >out &&
-	grep -q "has no /proc/lockdep_graph: dependencies from /proc/lockdep alone" out &&
+	grep -q "has no graph export: dependencies from /proc/lockdep alone" out &&
 	"$BIN/lockdep-graph" --db "$DB" --boot t0800-plain --max-nodes 0 >g.dot &&
 	test "$(grep -c -- "-> n" g.dot)" -gt 100
 '
@@ -108,7 +108,7 @@ test_expect_success 'plain: its graph, and what it lacks' '
 test_expect_success 'plain against the patched workload boot: a diff, said what A lacks' '
 	rc=0 && "$BIN/lockdep-diff" --db "$DB" t0800-plain all >out || rc=$? &&
 	test $rc = 0 &&
-	grep -q "^A has no /proc/lockdep_graph: dependencies from /proc/lockdep alone" out &&
+	grep -q "^A has no graph export: dependencies from /proc/lockdep alone" out &&
 	grep -qE "^   workload net-smoke.sh: exit status 0 after [0-9.]+ s$" out &&
 	grep -q "distance 1 only" out
 '

@@ -6,7 +6,7 @@
 # file stressors, a worker of each per CPU, on ext4, a loop mount and
 # tmpfs), collected raw and into a database. Replaying the
 # lockdep_dependency and lockdep_class_zapped events of raw/events in
-# order gives dependencies that /proc/lockdep_graph, read at the end,
+# order gives dependencies that the graph export, read at the end,
 # has with the same dep bits and distance; the usage events give usage
 # bits it has. What the stream cannot hold is printed and bounded: the
 # graph's dependencies and usage bits from before the events were on
@@ -16,7 +16,7 @@
 # gained after the graph was read (it runs on while the agent reads the
 # other files) is left out: the agent marks each READ in the trace
 # buffer before it opens the file, and with the global trace clock
-# every event before the mark of /proc/lockdep_graph happened before
+# every event before the mark of the graph export happened before
 # the read. (A cut at the first event whose stack trace the graph's
 # trace store lacks is not enough: lockdep shares identical traces, and
 # a new usage bit reached through a stack seen before has an old trace
@@ -41,11 +41,11 @@ graph_classes() {
 	awk '$1 == "class" { print $2 }' "$1"
 }
 # before_read EVENTS: the events before the agent's mark of its READ of
-# /proc/lockdep_graph; how many came after it goes to "late". Fails
+# the graph export; how many came after it goes to "late". Fails
 # without the mark.
 before_read() {
 	awk '
-	/ tracing_mark_write: lockdep-agent: READ \/proc\/lockdep_graph$/ {
+	/ tracing_mark_write: lockdep-agent: READ \/sys\/kernel\/debug\/lockdep\/graph$/ {
 		cut = 1
 		next
 	}
@@ -123,7 +123,7 @@ test_expect_success 'fs-smoke.sh on 2 CPUs: exit 0, the events streamed and stor
 '
 
 test_expect_success 'the stream replayed: dependencies of the graph, as the graph has them' '
-	graph="$RAW/files/proc/lockdep_graph" &&
+	graph="$RAW/files/sys/kernel/debug/lockdep/graph" &&
 	graph_deps "$graph" >graph.deps &&
 	graph_classes "$graph" >graph.classes &&
 	before_read "$RAW/events" >events.before &&
@@ -141,7 +141,7 @@ test_expect_success 'the stream replayed: dependencies of the graph, as the grap
 '
 
 test_expect_success 'the usage events: usage bits of the graph' '
-	graph_usage "$RAW/files/proc/lockdep_graph" >graph.usage &&
+	graph_usage "$RAW/files/sys/kernel/debug/lockdep/graph" >graph.usage &&
 	stream_usage events.before graph.classes >stream.usage &&
 	comm -13 graph.usage stream.usage >usage-not-in-graph &&
 	comm -23 graph.usage stream.usage >usage-not-in-stream &&

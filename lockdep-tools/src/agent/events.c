@@ -2,7 +2,8 @@
 /*
  * The kernel's lockdep dependency events (lock:lockdep_dependency,
  * lock:lockdep_usage and lock:lockdep_class_zapped, from our kernel
- * series) for a KMSG request that asks for them: enabled in tracefs,
+ * series, and lock:lockdep_class from its v3 on) for a KMSG request that
+ * asks for them: enabled in tracefs,
  * read from trace_pipe, which hands out each buffered event once (since
  * boot when the command line enabled them), and sent as EVENTS frames of
  * whole lines. The first EVENTS frame goes out as soon as the events are
@@ -10,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,10 +21,15 @@
 
 #define TRACEFS	"/sys/kernel/tracing"
 
-static const char *const event_names[] = {
-	"lockdep_dependency",
-	"lockdep_usage",
-	"lockdep_class_zapped",
+static const struct {
+	const char *name;
+	/* absent from the v2 series: its stream goes without it */
+	bool optional;
+} events[] = {
+	{ "lockdep_dependency",		false },
+	{ "lockdep_usage",		false },
+	{ "lockdep_class_zapped",	false },
+	{ "lockdep_class",		true },
 };
 
 static int enable(const char *name)
@@ -46,8 +53,8 @@ int agent_events_open(struct proto_conn *c, struct agent_events *ev)
 
 	ev->fd = -1;
 	ev->have = 0;
-	for (i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++)
-		if (enable(event_names[i]))
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		if (enable(events[i].name) && !events[i].optional)
 			return 0;
 	ev->fd = open(TRACEFS "/trace_pipe", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (ev->fd < 0)
@@ -58,7 +65,7 @@ int agent_events_open(struct proto_conn *c, struct agent_events *ev)
 /*
  * "lockdep-agent: READ @path" in the trace buffer, before the file is
  * opened: in the event stream, the events before that line happened
- * before the read, so a snapshot such as /proc/lockdep_graph holds what
+ * before the read, so a snapshot such as the graph export holds what
  * they added.
  */
 int agent_events_mark_read(const char *path)

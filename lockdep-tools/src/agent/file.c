@@ -76,6 +76,13 @@ int agent_read_file(struct proto_conn *c, const struct proto_frame *req)
 	/* an aid to reading the event stream, which needs tracefs too */
 	agent_events_mark_read(path);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	/* the graph export of a kernel of the v2 series, in /proc */
+	if (fd < 0 && errno == ENOENT && a && a->fallback) {
+		fd = open(a->fallback, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+			  O_NOFOLLOW);
+		if (fd >= 0 || errno != ENOENT)
+			path = a->fallback;
+	}
 	if (fd < 0)
 		return proto_conn_send_error(c, errno, PROTO_NO_DEADLINE,
 					     "unable to open '%s'", path);

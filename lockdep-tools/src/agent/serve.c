@@ -120,11 +120,19 @@ static int list_module_files(char **buf, size_t *len, size_t *cap)
 	return ret;
 }
 
+/* Does the kernel have allow-list entry @a, where it is or where it was? */
+static bool offered(const struct proto_allowed *a)
+{
+	if (!access(a->path, F_OK) || errno != ENOENT)
+		return true;
+	return a->fallback && (!access(a->fallback, F_OK) || errno != ENOENT);
+}
+
 /*
  * On the guest's console, once per agent: the allow-listed files this
- * kernel does not have (a kernel without our series has no
- * /proc/lockdep_graph). The LIST reply still names them all: the host
- * asks, gets ENOENT, and says the same once (lockdep-collect(1)).
+ * kernel does not have (a kernel without our series has no graph
+ * export). The LIST reply still names them all: the host asks, gets
+ * ENOENT, and says the same once (lockdep-collect(1)).
  */
 static void say_not_offered(void)
 {
@@ -136,7 +144,7 @@ static void say_not_offered(void)
 		return;
 	said = true;
 	for (i = 0; i < proto_allowlist_len; i++) {
-		if (!access(proto_allowlist[i].path, F_OK) || errno != ENOENT)
+		if (offered(&proto_allowlist[i]))
 			continue;
 		fprintf(stderr, "%s%s", any ? ", " :
 			"lockdep-agent: this kernel does not offer: ",

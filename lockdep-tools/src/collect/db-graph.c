@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/lockdep_graph into the store (db-graph.h). The parser's records
- * go straight to store/store-export.c; this file adds what needs
- * vmlinux: the KASLR offset (runtime _stext from the header minus
- * link-time _stext of vmlinux), each class key's symbol, and each
- * trace's frames and site.
+ * The graph export (proto/allowlist.h) into the store (db-graph.h).
+ * The parser's records go straight to store/store-export.c; this file
+ * adds what needs vmlinux: the KASLR offset (runtime _stext from the
+ * header minus link-time _stext of vmlinux), each class key's symbol,
+ * and each trace's frames and site.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The database sink's part for /proc/lockdep_graph: parse the export,
+ * The database sink's part for the graph export: parse it,
  * symbolise its class keys and stack traces against vmlinux when there
  * is one, and store it (store/store-export.h).
  *

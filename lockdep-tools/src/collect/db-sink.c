@@ -61,7 +61,7 @@ struct db_sink {
 	bool lookup_done;
 	struct ldr_report **pending;
 	size_t npending, alloc_pending;
-	/* /proc/lockdep_graph, stored at the end: it joins /proc/lockdep */
+	/* the graph export, stored at the end: it joins /proc/lockdep */
 	struct strbuf graph;
 	char *graph_input;
 	/* the dependency events, parsed and stored at the end */
@@ -469,7 +469,7 @@ static int db_parse_file(struct db_sink *d, const char *path)
 		return db_config(d);
 	if (!strcmp(path, "/sys/kernel/notes"))
 		return db_notes(d);
-	if (!strcmp(path, "/proc/lockdep_graph")) {
+	if (!strcmp(path, PROTO_GRAPH_PATH)) {
 		strbuf_reset(&d->graph);
 		strbuf_add(&d->graph, d->file.buf, d->file.len);
 		free(d->graph_input);
@@ -598,7 +598,7 @@ static int db_graph(struct db_sink *d)
 	if (truncated) {
 		warning("'%s' has no end record: it was cut; stored as far as it goes",
 			d->graph_input);
-		db_sink_set_partial(&d->base, "/proc/lockdep_graph ends mid-record");
+		db_sink_set_partial(&d->base, PROTO_GRAPH_PATH " ends mid-record");
 	}
 	return 0;
 }

@@ -79,7 +79,7 @@ static const char usage_text[] =
 	"end; what arrived is stored, the last line says why) or stored but\n"
 	"its id not printed, 2 fatal error (nothing stored in the database),\n"
 	"3 everything the kernel offers collected, but it does not offer an\n"
-	"optional source (/proc/lockdep_graph, the scenario module, ...: a\n"
+	"optional source (the graph export, the scenario module, ...: a\n"
 	"kernel without our series; one line names them), 4 everything\n"
 	"collected but the workload failed, 64 usage.\n";
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "collect/sources.h"
+#include "proto/allowlist.h"
 #include "proto/message.h"
 #include "util/error.h"
 
@@ -67,12 +68,18 @@ static int local_kmsg(struct collect_summary *sum, struct collect_sink *sink)
 
 int source_local(struct collect_summary *sum, struct collect_sink *sink)
 {
+	const char *path;
 	struct file_item *it;
 	size_t i;
 
 	for (i = 0; i < sum->nfiles; i++) {
 		it = &sum->files[i];
-		if (source_push_file(sink, it, it->path, ITEM_COMPLETE, 0) < 0)
+		path = it->path;
+		/* as the agent does: a v2 kernel's graph export is in /proc */
+		if (i < proto_allowlist_len && proto_allowlist[i].fallback &&
+		    access(path, F_OK) && errno == ENOENT)
+			path = proto_allowlist[i].fallback;
+		if (source_push_file(sink, it, path, ITEM_COMPLETE, 0) < 0)
 			return -1;
 	}
 	return local_kmsg(sum, sink);

@@ -12,6 +12,7 @@
 
 #include "collect/db-sink.h"
 #include "collect/sources.h"
+#include "proto/allowlist.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 
@@ -169,10 +170,11 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 	}
 	/*
 	 * The graph export of our kernel series, when the dump has it: a
-	 * directory without it is of a kernel that does not offer it.
+	 * directory without it is of a kernel that does not offer it. Its
+	 * name is the v2 series' /proc one, for a saved debugfs copy too.
 	 */
 	snprintf(disk, sizeof(disk), "%s/lockdep_graph", dir);
-	it = find_item(sum, "/proc/lockdep_graph");
+	it = find_item(sum, PROTO_GRAPH_PATH);
 	if (source_push_file(sink, it, disk, ITEM_COMPLETE, 0) < 0)
 		goto fail;
 	if (lacking.len)

@@ -160,6 +160,7 @@ static int file_fields(const struct manifest *m, size_t i, const char *dir,
 		       char **f, size_t n)
 {
 	char disk[8192], *end;
+	const char *other;
 	enum item_status st;
 	struct file_item *it = NULL;
 	unsigned long long bytes;
@@ -179,6 +180,19 @@ static int file_fields(const struct manifest *m, size_t i, const char *dir,
 	for (k = 0; k < sum->nfiles; k++)
 		if (!strcmp(sum->files[k].path, f[2]))
 			it = &sum->files[k];
+	/* a raw directory of older tools: the file by its old name */
+	for (k = 0; !it && k < proto_allowlist_len; k++)
+		if (proto_allowlist[k].fallback &&
+		    !strcmp(proto_allowlist[k].fallback, f[2]))
+			it = &sum->files[k];
+	other = it && it < sum->files + proto_allowlist_len ?
+		proto_allowlist[it - sum->files].fallback : NULL;
+	if (other && !strcmp(other, f[2]))
+		other = it->path;
+	k = other ? listed_before(m, i, other) : 0;
+	if (k)
+		return error("%s:%zu: '%s' is listed twice, as '%s' on line %zu",
+			     m->path, i + 1, f[2], other, k);
 	if (!it && proto_module_file_path(f[2], strlen(f[2]))) {
 		it = collect_summary_add_module_file(sum, f[2], strlen(f[2]),
 						     &err);
@@ -200,7 +214,7 @@ static int file_fields(const struct manifest *m, size_t i, const char *dir,
 		return sink->ops->file_begin(sink, it) ||
 		       sink->ops->file_end(sink, it) ? -1 : 0;
 	}
-	snprintf(disk, sizeof(disk), "%s/files%s%s", dir, it->path,
+	snprintf(disk, sizeof(disk), "%s/files%s%s", dir, f[2],
 		 st == ITEM_INCOMPLETE ? ".incomplete" : "");
 	if (access(disk, R_OK))
 		return bad_line(m, i, "the file it lists is not in the directory");

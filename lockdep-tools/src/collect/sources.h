@@ -33,8 +33,9 @@ int source_log(const char *path, struct collect_sink *sink);
  * lockdep_chains, lock_stat (at least one of them; lock_stat absent
  * is not offered, like lockdep_graph below), and optionally
  * version, cmdline, config.gz (not recorded when absent) and
- * lockdep_graph (when absent: not offered by the kernel, see
- * collect_summary_not_offered()); @sum must be initialised.
+ * lockdep_graph, the graph export (the v2 series' /proc name, also that
+ * of a saved copy of the debugfs file; when absent: not offered by the
+ * kernel, see collect_summary_not_offered()); @sum must be initialised.
  */
 int source_procdir(const char *dir, struct collect_summary *sum,
 		   struct collect_sink *sink);

@@ -157,7 +157,7 @@ int collect_summary_exit_status(const struct collect_summary *sum);
  * did not arrive whole: an optional file it does not have (missing with
  * ENOENT, or not listed by the agent) and a trigger that found no
  * scenario module (ENOENT). True if there is any, listed in @what
- * ("/proc/lockdep_graph, trigger ab_ba (no scenario module)").
+ * ("/sys/kernel/debug/lockdep/graph, trigger ab_ba (no scenario module)").
  */
 bool collect_summary_not_offered(const struct collect_summary *sum,
 				 char *what, size_t size);

@@ -99,7 +99,7 @@ static void plain_flaky(unsigned int in, size_t of, FILE *out)
 	fprintf(out, " (flaky: %u of %zu baseline boots)", in, of);
 }
 
-/* "A has no /proc/lockdep_graph: ..." (graph.h) */
+/* "A has no graph export: ..." (graph.h) */
 static void plain_no_export(const struct diff *d, int side, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -355,7 +355,7 @@ static void plain_cycle(const struct diff *d, const struct graph_cycle *cy,
 		if (e->site)
 			put_text(out, graph_edge_site(d->g, e));
 		else
-			fputs("unknown (no stack trace stored: no /proc/lockdep_graph in the boot)", out);
+			fputs("unknown (no stack trace stored: no graph export in the boot)", out);
 		fputc('\n', out);
 	}
 	fputs("\n  other info that might help us debug this:\n\n", out);
@@ -621,7 +621,7 @@ static void json_deps(const struct diff *d, struct json_writer *w)
 
 	jsonw_name(w, "dependencies");
 	jsonw_start_object(w);
-	/* a side without /proc/lockdep_graph: see left_out_dependencies */
+	/* a side without the graph export: see left_out_dependencies */
 	jsonw_bool_field(w, "distance_1_only", d->distance1_only);
 	jsonw_uint_field(w, "ambiguous", d->ambiguous_deps);
 	for (l = 0; l < 2; l++) {

@@ -200,7 +200,7 @@ static int no_export(int64_t boot_id, bool no_lockdep, void *data)
 	return 0;
 }
 
-/* Does a boot of each side miss /proc/lockdep_graph? */
+/* Does a boot of each side miss the graph export? */
 static int find_no_export(struct diff *d)
 {
 	struct diff_boot *a = &d->boot[DIFF_A], *b = &d->boot[DIFF_B];

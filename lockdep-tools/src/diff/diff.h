@@ -60,7 +60,7 @@ struct diff_boot {
 	struct store_workload workload;	/* valid when has_workload */
 	bool has_workload;
 	/*
-	 * /proc/lockdep_graph missing (for A: in a baseline boot): the
+	 * no graph export (for A: in a baseline boot): the
 	 * dependencies are /proc/lockdep's, at distance 1 only
 	 */
 	bool no_export;
@@ -120,7 +120,7 @@ struct diff {
 	size_t nr_base;
 	struct graph *g;
 	/*
-	 * A side has no /proc/lockdep_graph: both are compared as
+	 * A side has no graph export: both are compared as
 	 * /proc/lockdep shows them, dependencies at distance 1 only, so
 	 * that what the export alone shows is not "added" or "removed"
 	 */

@@ -546,7 +546,7 @@ void graph_missing_line(struct strbuf *sb, const char *boot, bool wrap,
 			    brk, brk);
 		return;
 	}
-	strbuf_addf(sb, " has no /proc/lockdep_graph:%sdependencies from /proc/lockdep alone,%swithout ",
+	strbuf_addf(sb, " has no graph export:%sdependencies from /proc/lockdep alone,%swithout ",
 		    brk, brk);
 	for (i = 0; i < GRAPH_NR_MISSING; i++)
 		strbuf_addf(sb, "%s%s", i == 3 ? wrap ? ",\n" : ", " : i ?

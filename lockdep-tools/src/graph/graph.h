@@ -53,7 +53,7 @@ enum graph_dep_bit {
 struct graph_boot {
 	int64_t id;
 	char *label;		/* or NULL */
-	/* /proc/lockdep_graph missing: the graph is /proc/lockdep's alone */
+	/* no graph export: the graph is /proc/lockdep's alone */
 	bool no_export;
 	/* ... and /proc/lockdep too: a kernel without lockdep, no graph */
 	bool no_lockdep;
@@ -62,7 +62,7 @@ struct graph_boot {
 };
 
 /*
- * What the graph of a boot without /proc/lockdep_graph lacks (a kernel
+ * What the graph of a boot without the graph export lacks (a kernel
  * without our series): JSON names and words, GRAPH_NR_MISSING of them.
  */
 #define GRAPH_NR_MISSING	5
@@ -70,7 +70,7 @@ extern const char *const graph_missing_json[GRAPH_NR_MISSING];
 extern const char *const graph_missing_text[GRAPH_NR_MISSING];
 
 /*
- * "boot 1 (plain) has no /proc/lockdep_graph: dependencies from
+ * "boot 1 (plain) has no graph export: dependencies from
  * /proc/lockdep alone, without sites, ..." into @sb: one line, or with
  * @wrap three lines short enough for a note beside a graph; with
  * @no_lockdep, "boot 1 (distro) has no lock graph: this kernel has no

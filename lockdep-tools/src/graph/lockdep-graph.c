@@ -447,7 +447,7 @@ static void boots_title(struct strbuf *t, const struct graph *g)
 }
 
 /*
- * A line for each boot that has no /proc/lockdep_graph, saying what its
+ * A line for each boot that has no graph export, saying what its
  * graph lacks, and for each with classes not merged across boots for
  * their ambiguous identity; @sb is left empty when there is neither.
  */

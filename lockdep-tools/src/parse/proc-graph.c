@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/lockdep_graph parser; the format and the invariants are in
+ * The graph export's parser; the format and the invariants are in
  * proc-graph.h. Each line is one record: its first field names it, the
  * header records are checked against the order the format fixes (one
  * step of a small state machine per header line), and the body records
@@ -575,7 +575,7 @@ static int one_line(struct graph_state_s *s)
 reject:
 	s->rejected = true;
 	if (!(s->rd.flags & PROC_PARSE_QUIET))
-		error("%s:%lu: not a /proc/lockdep_graph of version %d",
+		error("%s:%lu: not a lockdep_graph of version %d",
 		      s->rd.input, s->rd.lineno, PROC_GRAPH_VERSION);
 	return -1;
 }

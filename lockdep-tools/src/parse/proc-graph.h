@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Parser of /proc/lockdep_graph, the graph export of our kernel series
- * (its "Add /proc/lockdep_graph" patch in kernel-patches/; the format is
- * specified in the section "Exporting the dependency graph" it adds to
- * Documentation/locking/lockdep-design.rst). Version 1:
+ * Parser of the graph export of our kernel series, debugfs'
+ * lockdep/graph (/proc/lockdep_graph in its v2; the format is specified
+ * in the section "Exporting the dependency graph" the series adds to
+ * Documentation/locking/lockdep-design.rst, with no ABI promise: it
+ * follows lockdep's internals, hence the version check). Version 1:
  *
  *   lockdep_graph 1
  *   release 6.1.0

@@ -55,8 +55,8 @@ static bool eat_dec(struct scan *s, uint64_t max, uint64_t *v)
 	return s->p > start;
 }
 
-/* "0x" and 1..8 hex digits, at most @max. */
-static bool eat_hex(struct scan *s, uint64_t max, uint64_t *v)
+/* "0x" and 1..@digits hex digits, at most @max. */
+static bool eat_hex(struct scan *s, int digits, uint64_t max, uint64_t *v)
 {
 	const char *start;
 	uint64_t n = 0;
@@ -65,7 +65,7 @@ static bool eat_hex(struct scan *s, uint64_t max, uint64_t *v)
 	if (!eat(s, "0x"))
 		return false;
 	start = s->p;
-	while (s->p < s->end && s->p - start < 8) {
+	while (s->p < s->end && s->p - start < digits) {
 		d = is_digit(*s->p) ? *s->p - '0' :
 		    *s->p >= 'a' && *s->p <= 'f' ? *s->p - 'a' + 10 : -1;
 		if (d < 0)
@@ -87,9 +87,36 @@ static bool field(struct scan *s, const char *key, bool first, bool hex,
 		return false;
 	if (!eat(s, key) || !eat(s, "="))
 		return false;
-	if (!(hex ? eat_hex(s, max, &v) : eat_dec(s, max, &v)))
+	if (!(hex ? eat_hex(s, 8, max, &v) : eat_dec(s, max, &v)))
 		return false;
 	*out = (uint32_t)v;
+	return true;
+}
+
+/*
+ * lockdep_class's " key=0x%lx subclass=%u version=%d name=%s" after its
+ * class field: the key at 64 bits, the version an int that may be
+ * negative, the name the rest of the line.
+ */
+static bool class_fields(struct scan *s, struct trace_event *ev)
+{
+	uint64_t v;
+	bool neg;
+
+	if (!eat(s, " key=") || !eat_hex(s, 16, UINT64_MAX, &ev->key) ||
+	    !field(s, "subclass", false, false, UINT32_MAX, &ev->subclass) ||
+	    !eat(s, " version="))
+		return false;
+	neg = eat(s, "-");
+	if (!eat_dec(s, neg ? (uint64_t)INT32_MAX + 1 : INT32_MAX, &v))
+		return false;
+	ev->name_version = neg ? (int32_t)(-(int64_t)v) : (int32_t)v;
+	if (!eat(s, " name=") || s->p == s->end ||
+	    (size_t)(s->end - s->p) > TRACE_EVENTS_MAX_NAME)
+		return false;
+	ev->name = s->p;
+	ev->name_len = (size_t)(s->end - s->p);
+	s->p = s->end;
 	return true;
 }
 
@@ -156,6 +183,11 @@ static int fields(struct scan *s, struct trace_event *ev, const char **why)
 			   &ev->class))
 			return bad(why, "expected 'class=N' with a class index below 65536");
 		break;
+	case TRACE_EVENT_CLASS:
+		if (!field(s, "class", true, false, TRACE_EVENTS_MAX_CLASS - 1,
+			   &ev->class) || !class_fields(s, ev))
+			return bad(why, "expected 'class=N key=0xN subclass=N version=N name=NAME' with a class index below 65536 and a name of 1-4096 bytes");
+		break;
 	}
 	if (s->p != s->end)
 		return bad(why, "unexpected text after the event's fields");
@@ -170,6 +202,7 @@ int trace_events_line(const char *line, size_t len, struct trace_event *ev,
 		{ "lockdep_dependency: ", TRACE_EVENT_DEPENDENCY },
 		{ "lockdep_usage: ", TRACE_EVENT_USAGE },
 		{ "lockdep_class_zapped: ", TRACE_EVENT_CLASS_ZAPPED },
+		{ "lockdep_class: ", TRACE_EVENT_CLASS },
 	};
 	struct scan s = { line, line + len };
 	uint64_t v;

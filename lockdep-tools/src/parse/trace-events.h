@@ -6,6 +6,7 @@
  *   kworker/0:1-12      [000] d..2.     1.234567: lockdep_dependency: from=3 to=7 dep=0xf distance=1 trace=118
  *   kworker/0:1-12      [000] d..2.     1.234570: lockdep_usage: class=7 bit=8 trace=130
  *            rmmod-311  [001] d..1.    42.000001: lockdep_class_zapped: class=7
+ *          insmod-312  [000] d..2.    42.100000: lockdep_class: class=7 key=0xffffffffc0002010 subclass=0 version=1 name=&(&sb->s_type->i_lock_key)->rlock
  *   CPU:1 [LOST 12 EVENTS]
  *
  * The task name is right-aligned in 16 columns (the kernel's "%16s-%-7d",
@@ -15,11 +16,15 @@
  * printed as seconds and microseconds).
  *
  * Invariants:
- *  (1) A line of one of the three events gives exactly one callback, in
+ *  (1) A line of one of the four events gives exactly one callback, in
  *      line order, with every field checked against its bound: class
  *      indices below TRACE_EVENTS_MAX_CLASS, dep bits below 16, usage
- *      bits below 64, distance and trace ids within 32 bits, and time
- *      within 64 bits of microseconds.
+ *      bits below 64, distance, trace ids and subclass within 32 bits,
+ *      a key of at most 16 hex digits, a name version within an int,
+ *      and time within 64 bits of microseconds. A class's name is the
+ *      rest of its line (the kernel prints it last, blanks and all):
+ *      1 to TRACE_EVENTS_MAX_NAME bytes, no NUL; it points into the
+ *      caller's buffer.
  *  (2) A LOST line adds its count to st->lost; a line of any other
  *      event or tracer (the pipe is shared: a trace_marker write, the
  *      function tracer's "FUNC <-CALLER") is counted in st->other.
@@ -40,12 +45,17 @@
 
 /* lock_classes[] is indexed by 16 bits in the graph export too. */
 #define TRACE_EVENTS_MAX_CLASS	65536u
+/* An event fits in a page of the kernel's ring buffer: so does a name. */
+#define TRACE_EVENTS_MAX_NAME	4096u
 
 enum trace_event_kind {
 	TRACE_EVENT_DEPENDENCY,
 	TRACE_EVENT_USAGE,
 	TRACE_EVENT_CLASS_ZAPPED,
+	/* a class registered (the v3 series on) */
+	TRACE_EVENT_CLASS,
 };
+#define TRACE_EVENT_KINDS	4
 
 struct trace_event {
 	enum trace_event_kind kind;
@@ -57,6 +67,12 @@ struct trace_event {
 	uint32_t distance;	/* dependency only */
 	uint32_t bit;		/* usage only */
 	uint32_t trace;		/* dependency and usage */
+	/* class only: as lockdep_graph's class record has them */
+	uint64_t key;
+	uint32_t subclass;
+	int32_t name_version;
+	const char *name;	/* not NUL-terminated: name_len bytes */
+	size_t name_len;
 	unsigned long line;
 };
 

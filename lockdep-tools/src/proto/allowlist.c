@@ -11,19 +11,19 @@
 #include "proto/allowlist.h"
 
 const struct proto_allowed proto_allowlist[] = {
-	{ "/proc/lockdep",				false },
-	{ "/proc/lockdep_stats",			false },
-	{ "/proc/lockdep_chains",			false },
+	{ "/proc/lockdep",				false, NULL },
+	{ "/proc/lockdep_stats",			false, NULL },
+	{ "/proc/lockdep_chains",			false, NULL },
 	/* CONFIG_LOCK_STAT, which PROVE_LOCKING does not need */
-	{ "/proc/lock_stat",				true },
-	{ "/proc/version",				false },
-	{ "/proc/cmdline",				false },
-	{ "/proc/config.gz",				true },
+	{ "/proc/lock_stat",				true,  NULL },
+	{ "/proc/version",				false, NULL },
+	{ "/proc/cmdline",				false, NULL },
+	{ "/proc/config.gz",				true,  NULL },
 	/* raw ELF notes: the host takes the kernel's build id from them */
-	{ "/sys/kernel/notes",				false },
+	{ "/sys/kernel/notes",				false, NULL },
 	/* added by later patches of kernel-patches/ */
-	{ "/proc/lockdep_graph",			true },
-	{ "/sys/kernel/debug/lockdep_scenarios/list",	true },
+	{ PROTO_GRAPH_PATH,				true,  PROTO_GRAPH_PATH_V2 },
+	{ "/sys/kernel/debug/lockdep_scenarios/list",	true,  NULL },
 };
 
 const size_t proto_allowlist_len =

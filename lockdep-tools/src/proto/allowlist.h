@@ -14,7 +14,21 @@ struct proto_allowed {
 	const char *path;
 	/* absent on some kernels (config, or a patch not applied yet) */
 	bool optional;
+	/*
+	 * Where an older kernel had the same file: the agent reads it when
+	 * @path does not exist, the host takes it as @path (a raw
+	 * directory of older tools names it so). NULL for most.
+	 */
+	const char *fallback;
 };
+
+/*
+ * The graph export of our kernel series: in debugfs from its v3 on (no
+ * ABI: the version on its first line says what a reader gets), a /proc
+ * file in the v2 series.
+ */
+#define PROTO_GRAPH_PATH	"/sys/kernel/debug/lockdep/graph"
+#define PROTO_GRAPH_PATH_V2	"/proc/lockdep_graph"
 
 extern const struct proto_allowed proto_allowlist[];
 extern const size_t proto_allowlist_len;

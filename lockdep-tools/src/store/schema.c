@@ -629,6 +629,74 @@ static const char migration_12[] =
 	"	AND z.class_idx IN (e.class_idx, e.to_idx) AND z.seq > e.seq)\n"
 	"GROUP BY d.boot_id, d.from_class, d.to_class;\n";
 
+/*
+ * Version 13: the lock:lockdep_class events of the v3 series, a class
+ * registered, so that a stream names its classes without a graph copy.
+ * Their seq is the event's place in the stream, one sequence with
+ * dependency_events (no seq is in both tables); a row of class_events
+ * names its class_idx from its seq until the next class_zapped or class
+ * event of that index. class_event_spans says until when;
+ * dependency_event_names names both
+ * classes of each dependency_events row through them (NULL when the
+ * stream registered no class of that index before the event: a class
+ * lockdep knew before the events were on).
+ */
+static const char migration_13[] =
+	"CREATE TABLE class_events (\n"
+	"	boot_id INTEGER NOT NULL REFERENCES boots(id) ON DELETE CASCADE,\n"
+	"	seq INTEGER NOT NULL,\n"
+	"	time_us INTEGER NOT NULL,\n"
+	"	cpu INTEGER NOT NULL,\n"
+	"	class_idx INTEGER NOT NULL,\n"
+	"	key_addr TEXT,\n"
+	"	subclass INTEGER NOT NULL,\n"
+	"	name_version INTEGER NOT NULL,\n"
+	"	name TEXT NOT NULL,\n"
+	"	PRIMARY KEY (boot_id, seq)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE INDEX class_events_class ON\n"
+	"	class_events(boot_id, class_idx, seq);\n"
+	/*
+	 * Each bound is one index seek (a zap has no to_idx: "IS NULL"
+	 * lets the seek use dependency_events_class through seq), so that
+	 * an index zapped and reused many times costs no scan per event.
+	 */
+	"CREATE VIEW class_event_spans AS\n"
+	"SELECT c.boot_id, c.class_idx, c.seq,\n"
+	"	(SELECT min(s) FROM (\n"
+	"	SELECT (SELECT n.seq FROM class_events n WHERE n.boot_id = c.boot_id\n"
+	"	AND n.class_idx = c.class_idx AND n.seq > c.seq\n"
+	"	ORDER BY n.seq LIMIT 1) AS s\n"
+	"	UNION ALL\n"
+	"	SELECT (SELECT z.seq FROM dependency_events z\n"
+	"	WHERE z.boot_id = c.boot_id AND z.kind = 'class_zapped'\n"
+	"	AND z.class_idx = c.class_idx AND z.to_idx IS NULL\n"
+	"	AND z.seq > c.seq ORDER BY z.seq LIMIT 1))) AS until_seq,\n"
+	"	c.name || CASE WHEN c.name_version > 1 THEN '#' || c.name_version\n"
+	"	ELSE '' END || CASE WHEN c.subclass THEN '/' || c.subclass\n"
+	"	ELSE '' END AS printed_name, c.key_addr\n"
+	"FROM class_events c;\n"
+	/*
+	 * The last registration before the event, if its span reaches it:
+	 * found in the index alone (the planner would walk the table's
+	 * primary key backwards for the whole row), then its span by key.
+	 */
+	"CREATE VIEW dependency_event_names AS\n"
+	"SELECT e.boot_id, e.seq,\n"
+	"	(SELECT CASE WHEN s.until_seq IS NULL OR e.seq <= s.until_seq\n"
+	"	THEN s.printed_name END FROM class_event_spans s\n"
+	"	WHERE s.boot_id = e.boot_id AND s.seq = (SELECT c.seq\n"
+	"	FROM class_events c WHERE c.boot_id = e.boot_id\n"
+	"	AND c.class_idx = e.class_idx AND c.seq < e.seq\n"
+	"	ORDER BY c.seq DESC LIMIT 1)) AS class_name,\n"
+	"	(SELECT CASE WHEN s.until_seq IS NULL OR e.seq <= s.until_seq\n"
+	"	THEN s.printed_name END FROM class_event_spans s\n"
+	"	WHERE s.boot_id = e.boot_id AND s.seq = (SELECT c.seq\n"
+	"	FROM class_events c WHERE c.boot_id = e.boot_id\n"
+	"	AND c.class_idx = e.to_idx AND c.seq < e.seq\n"
+	"	ORDER BY c.seq DESC LIMIT 1)) AS to_name\n"
+	"FROM dependency_events e;\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
@@ -642,6 +710,7 @@ const char *const store_migrations[] = {
 	migration_10,
 	migration_11,
 	migration_12,
+	migration_13,
 };
 
 const int store_app_id_version = 6;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The dependency event stream of a boot (lockdep-db(5), tables
- * event_streams and dependency_events): written once per boot by the
- * collector, from the parsed trace_pipe lines.
+ * event_streams, dependency_events and class_events): written once per
+ * boot by the collector, from the parsed trace_pipe lines.
  */
 #include "parse/trace-events.h"
 #include "store/store-int.h"
@@ -13,19 +13,53 @@ static const char *const kind_names[] = {
 	[TRACE_EVENT_CLASS_ZAPPED] = "class_zapped",
 };
 
+/*
+ * The columns both event tables start with: boot, seq (the event's place
+ * in the stream, shared by the two tables), time and CPU. NULL if the
+ * statement cannot be had.
+ */
+static sqlite3_stmt *event_stmt(struct store *st, enum store_stmt which,
+				const struct trace_event *ev)
+{
+	sqlite3_stmt *s = store_stmt(st, which);
+
+	if (!s)
+		return NULL;
+	sqlite3_bind_int64(s, 1, st->boot_id);
+	sqlite3_bind_int64(s, 2, st->nr_events++);
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)ev->time_us);
+	sqlite3_bind_int64(s, 4, ev->cpu);
+	return s;
+}
+
+/* A class registered: a table of its own. */
+static int add_class_event(struct store *st, const struct trace_event *ev)
+{
+	sqlite3_stmt *s = event_stmt(st, ST_CLASS_EVENT_INSERT, ev);
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 5, ev->class);
+	/* no class key is at 0: a kernel hiding its addresses prints that */
+	store_bind_addr(s, 6, ev->key, ev->key != 0);
+	sqlite3_bind_int64(s, 7, ev->subclass);
+	sqlite3_bind_int64(s, 8, ev->name_version);
+	/* byte for byte, as the kernel printed it */
+	sqlite3_bind_text(s, 9, ev->name, (int)ev->name_len, SQLITE_STATIC);
+	return store_step_done(st, s, "add a class event");
+}
+
 int store_add_dependency_event(struct store *st, const struct trace_event *ev)
 {
 	sqlite3_stmt *s;
 
 	if (store_need_boot(st, "add a dependency event"))
 		return -1;
-	s = store_stmt(st, ST_EVENT_INSERT);
+	if (ev->kind == TRACE_EVENT_CLASS)
+		return add_class_event(st, ev);
+	s = event_stmt(st, ST_EVENT_INSERT, ev);
 	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, st->boot_id);
-	sqlite3_bind_int64(s, 2, st->nr_events++);
-	sqlite3_bind_int64(s, 3, (sqlite3_int64)ev->time_us);
-	sqlite3_bind_int64(s, 4, ev->cpu);
 	store_bind_text(s, 5, kind_names[ev->kind]);
 	sqlite3_bind_int64(s, 6, ev->class);
 	if (ev->kind == TRACE_EVENT_DEPENDENCY) {

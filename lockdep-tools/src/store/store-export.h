@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Writing /proc/lockdep_graph (parse/proc-graph.h) into the open boot of
+ * Writing the graph export (parse/proc-graph.h) into the open boot of
  * a store: schema version 4 of lockdep-db(5).
  *
  * Invariants:

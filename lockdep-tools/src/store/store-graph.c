@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/allowlist.h"
 #include "store/dep-pack.h"
 #include "store/store-graph.h"
 #include "store/store-int.h"
@@ -122,7 +123,9 @@ int store_graph_no_exports(struct store *st, const int64_t *boots, size_t nr,
 	s = prepare_in(st, "SELECT f.boot_id, EXISTS (SELECT 1 FROM files l"
 		       " WHERE l.boot_id = f.boot_id AND l.path = '/proc/lockdep'"
 		       " AND l.status = 'missing') FROM files f WHERE f.boot_id IN %s"
-		       " AND f.path = '/proc/lockdep_graph'"
+		       /* the v2 series' name: a database of older tools */
+		       " AND f.path IN ('" PROTO_GRAPH_PATH "', '"
+		       PROTO_GRAPH_PATH_V2 "')"
 		       " AND f.status = 'missing'", boots, nr);
 	if (!s)
 		return -1;

@@ -53,7 +53,7 @@ int store_graph_deps(struct store *st, const int64_t *boots, size_t nr,
 		     void *data);
 
 /*
- * Call @fn with each of the @nr boots whose /proc/lockdep_graph is
+ * Call @fn with each of the @nr boots whose graph export is
  * missing (files.status; a kernel without our series does not offer
  * it): their graph is /proc/lockdep's alone, and with @no_lockdep,
  * /proc/lockdep is missing too (a kernel without lockdep): they have no

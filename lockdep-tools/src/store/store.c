@@ -144,6 +144,10 @@ static const char *const stmt_sql[ST_NR] = {
 		"INSERT INTO dependency_events (boot_id, seq, time_us, cpu, kind,"
 		" class_idx, to_idx, dep_bits, distance, usage_bit, trace_id)"
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_CLASS_EVENT_INSERT] =
+		"INSERT INTO class_events (boot_id, seq, time_us, cpu, class_idx,"
+		" key_addr, subclass, name_version, name)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_SELFTEST_SUMMARY_INSERT] =
 		"INSERT OR REPLACE INTO selftest_summary (boot_id, outcome,"
 		" failures, total) VALUES (?, ?, ?, ?)",

@@ -69,7 +69,10 @@ man_synopsis() {
 # raw_manifest DIR KMSG_LINE: DIR/MANIFEST for a raw directory made by
 # hand, as lockdep-collect writes one: every allow-listed file, in the
 # agent's order, "complete" with its size where DIR/files has it and
-# "missing ... ENOENT" where not, then KMSG_LINE.
+# "missing ... ENOENT" where not, then KMSG_LINE. The graph export is
+# listed as $RAW_GRAPH when set (/proc/lockdep_graph, the v2 series'
+# name, in a raw directory of older tools), else as $GRAPH_PATH.
+GRAPH_PATH=/sys/kernel/debug/lockdep/graph
 raw_manifest() {
 	local d=$1 f
 	{
@@ -77,7 +80,7 @@ raw_manifest() {
 		echo "agent lockdep-agent 1 Linux 6.1.192+ x86_64"
 		for f in /proc/lockdep /proc/lockdep_stats /proc/lockdep_chains \
 			 /proc/lock_stat /proc/version /proc/cmdline \
-			 /proc/config.gz /sys/kernel/notes /proc/lockdep_graph \
+			 /proc/config.gz /sys/kernel/notes "${RAW_GRAPH:-$GRAPH_PATH}" \
 			 /sys/kernel/debug/lockdep_scenarios/list; do
 			if [ -f "$d/files$f" ]; then
 				echo "file complete $f $(wc -c <"$d/files$f")"
@@ -120,12 +123,12 @@ collect_rc() {
 # graph export unless the third argument says "graph"
 raw_from_fixtures() {
 	local d=$1 fix=${2:-$FIX61} f n
-	mkdir -p "$d/files/proc" "$d/files/sys/kernel" &&
+	mkdir -p "$d/files/proc" "$d/files/sys/kernel/debug/lockdep" &&
 	for f in lockdep lockdep_stats lockdep_chains lock_stat; do
 		cp "$fix/$f" "$d/files/proc/$f" || return 1
 	done &&
 	if [ "${3:-}" = graph ]; then
-		cp "$fix/lockdep_graph" "$d/files/proc/lockdep_graph"
+		cp "$fix/lockdep_graph" "$d/files$GRAPH_PATH"
 	fi &&
 	head -n 1 "$fix/console.log" | sed "s/^\[[^]]*\] //" >"$d/files/proc/version" &&
 	echo "console=ttyS0 panic=-1" >"$d/files/proc/cmdline" &&
@@ -157,10 +160,15 @@ patched_proc_dir() {
 
 # snapshot, then unchanged: the database $DB holds what it held at the
 # snapshot (nothing stored is lost or changed by a refused input).
-# The SQL that takes a database back from schema version 12 to 11 (the
-# dependency event stream), and from 10 to 9 (the dependency packs, with
-# 11's stamp column), for the tests of older databases.
-UNDO_V12="DROP VIEW dependency_first_seen;
+# The SQL that takes a database back from schema version 13 to 12 (the
+# class events), from 13 to 11 (the dependency event stream), and from
+# 10 to 9 (the dependency packs, with 11's stamp column), for the tests
+# of older databases.
+UNDO_V13="DROP VIEW dependency_event_names;
+	DROP VIEW class_event_spans;
+	DROP TABLE class_events"
+UNDO_V12="$UNDO_V13;
+	DROP VIEW dependency_first_seen;
 	DROP TABLE dependency_events;
 	DROP TABLE event_streams"
 UNDO_V10="DROP TABLE dependency_packs;

@@ -110,13 +110,13 @@ test_expect_success 'collect everything from a real agent' '
 	fi &&
 	grep -qx "trigger failed ab_ba ENOENT" raw/MANIFEST &&
 	# this host has neither our export nor the scenario module: said once
-	if [ ! -e /proc/lockdep_graph ]; then
-		! grep -q "lockdep_graph: missing" log &&
+	if [ ! -e /proc/lockdep_graph ] && [ ! -e /sys/kernel/debug/lockdep/graph ]; then
+		! grep -q "lockdep/graph: missing" log &&
 		! grep -q "trigger .ab_ba. failed" log &&
 		test "$(grep -c "does not offer" log)" = 1 &&
-		grep -q "^lockdep-collect: this kernel does not offer: .*/proc/lockdep_graph, .*trigger ab_ba (no scenario module)$" log &&
+		grep -q "^lockdep-collect: this kernel does not offer: .*/sys/kernel/debug/lockdep/graph, .*trigger ab_ba (no scenario module)$" log &&
 		test "$(grep -c "does not offer" agent.err)" = 1 &&
-		grep -q "^lockdep-agent: this kernel does not offer: .*/proc/lockdep_graph" agent.err
+		grep -q "^lockdep-agent: this kernel does not offer: .*/sys/kernel/debug/lockdep/graph" agent.err
 	fi
 '
 

@@ -93,9 +93,9 @@ test_expect_success 'a raw directory from the real 6.1 fixtures' '
 	raw_from_fixtures raw &&
 	id=$(collect_plain --db raw.db --raw-dir raw --label fixture 2>err) &&
 	test "$id" = 1 &&
-	grep -qx "lockdep-collect: this kernel does not offer: /proc/lockdep_graph, /sys/kernel/debug/lockdep_scenarios/list" err &&
+	grep -qx "lockdep-collect: this kernel does not offer: /sys/kernel/debug/lockdep/graph, /sys/kernel/debug/lockdep_scenarios/list" err &&
 	test "$(sqlite3 raw.db "SELECT not_offered FROM boots")" = \
-		"/proc/lockdep_graph, /sys/kernel/debug/lockdep_scenarios/list" &&
+		"/sys/kernel/debug/lockdep/graph, /sys/kernel/debug/lockdep_scenarios/list" &&
 	grep -q "boot 1 stored" err &&
 	test "$(sqlite3 raw.db "SELECT source || \" \" || completeness || \" \" || kernel_release || \" \" || build_id FROM boots")" = \
 		"raw-dir complete 6.1.192+ 0123456789abcdef0123456789abcdef01234567" &&
@@ -142,8 +142,8 @@ test_expect_success 'a MANIFEST kmsg line of 150 gaps is read whole' '
 
 test_expect_success 'a file the agent did not list ("unlisted") is read back' '
 	rm -rf unl && cp -r raw unl &&
-	sed -i "s|^file missing /proc/lockdep_graph 0 ENOENT$|file missing /proc/lockdep_graph 0 unlisted|" unl/MANIFEST &&
-	grep -q "lockdep_graph 0 unlisted$" unl/MANIFEST &&
+	sed -i "s|^file missing /sys/kernel/debug/lockdep/graph 0 ENOENT$|file missing /sys/kernel/debug/lockdep/graph 0 unlisted|" unl/MANIFEST &&
+	grep -q "lockdep/graph 0 unlisted$" unl/MANIFEST &&
 	id=$(collect_plain --db unl.db --raw-dir unl 2>err) &&
 	sqlite3 unl.db "SELECT rtrim(manifest, char(10)) FROM boots" >manifest &&
 	test_cmp unl/MANIFEST manifest

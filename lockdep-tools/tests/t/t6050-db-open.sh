@@ -62,9 +62,9 @@ test_expect_success 'an empty SQLite file is ours to fill' '
 
 test_expect_success 'our database from before application_id: opened, migrated, marked' '
 	collect --db old.db --log "$LOG" >/dev/null &&
-	# back to version 5: undo migrations 12 (dependency events), 11 and
-	# 10 (dependency_packs), 9 (not_offered), 8 (workloads), 7
-	# (partial_reason) and 6
+	# back to version 5: undo migrations 13 (class events), 12
+	# (dependency events), 11 and 10 (dependency_packs), 9
+	# (not_offered), 8 (workloads), 7 (partial_reason) and 6
 	sqlite3 old.db "$UNDO_V12; $UNDO_V10;
 		ALTER TABLE boots DROP COLUMN not_offered;
 		DROP VIEW report_workload_phase; DROP TABLE workloads;

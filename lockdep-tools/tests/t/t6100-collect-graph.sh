@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-test_description='lockdep-collect --db stores /proc/lockdep_graph
+test_description='lockdep-collect --db stores the graph export
 
 A raw directory made here from the real 6.1 fixtures, with the graph
 export of our kernel series (tests/fixtures/6.1/lockdep_graph, a
-self-consistent cut of a real one: vm/regen-fixtures.sh). Checks its
-classes, dependencies, traces and raw sites with sqlite3, and cut,
-hidden and broken exports. Symbolised against the vmlinux of the same
+self-consistent cut of a real one: vm/regen-fixtures.sh), in debugfs
+from the series v3 on, /proc/lockdep_graph in a raw directory of older
+tools. Checks its classes, dependencies, traces and raw sites with
+sqlite3, and cut, hidden and broken exports. Symbolised against the vmlinux of the same
 build, which only a fresh boot has: vm/tests/t0400-graph-export.sh.'
 . "$(dirname "$0")/lib.sh"
 
@@ -24,15 +25,17 @@ counts() {
 }
 
 # make_raw DIR [GRAPH]: a raw directory with the /proc files, the notes
-# of the export's build id, the export, and an empty kernel log
+# of the export's build id, the export (as $RAW_GRAPH, lib.sh), and an
+# empty kernel log
 make_raw() {
 	local d=$1 g=${2:-$GRAPH} f id
-	mkdir -p "$d/files/proc" "$d/files/sys/kernel/debug/lockdep_scenarios" &&
+	mkdir -p "$d/files/proc" "$d/files/sys/kernel/debug/lockdep_scenarios" \
+		"$d/files/sys/kernel/debug/lockdep" &&
 	echo ab_ba >"$d/files/sys/kernel/debug/lockdep_scenarios/list" &&
 	for f in lockdep lockdep_stats lockdep_chains lock_stat; do
 		cp "$FIX/$f" "$d/files/proc/$f" || return 1
 	done &&
-	cp "$g" "$d/files/proc/lockdep_graph" &&
+	cp "$g" "$d/files${RAW_GRAPH:-$GRAPH_PATH}" &&
 	head -n 1 "$FIX/console.log" | sed "s/^\[[^]]*\] //" >"$d/files/proc/version" &&
 	echo "console=ttyS0 panic=-1" >"$d/files/proc/cmdline" &&
 	printf "CONFIG_LOCKDEP=y\n" | gzip >"$d/files/proc/config.gz" &&
@@ -92,8 +95,8 @@ test_expect_success 'a cut export: stored as far as it goes, said so, partial (1
 	rc=0 && collect --db "$DB" --raw-dir "$TRASH/raw-cut" --label cut \
 		>out 2>err || rc=$? &&
 	test "$rc" = 1 &&
-	grep -q "lockdep_graph.* has no end record" err &&
-	grep -q "collection is partial: /proc/lockdep_graph ends mid-record" err &&
+	grep -q "lockdep/graph.* has no end record" err &&
+	grep -q "collection is partial: $GRAPH_PATH ends mid-record" err &&
 	! grep -q "does not offer" err &&
 	test "$(q "SELECT completeness FROM boots WHERE label = '\''cut'\''")" = partial &&
 	b=$(q "SELECT id FROM boots WHERE label = '\''cut'\''") &&
@@ -133,7 +136,7 @@ test_expect_success 'a malformed export stores nothing, names the line (2)' '
 	snapshot &&
 	rc=0 && collect --db "$DB" --raw-dir "$TRASH/raw-bad" 2>err || rc=$? &&
 	test "$rc" = 2 &&
-	grep -q "lockdep_graph:[0-9]*: malformed dep record" err &&
+	grep -q "lockdep/graph:[0-9]*: malformed dep record" err &&
 	unchanged
 '
 
@@ -142,7 +145,31 @@ test_expect_success 'not an export at all: refused, nothing stored (2)' '
 	make_raw "$TRASH/raw-foreign" "$TRASH/foreign" &&
 	rc=0 && collect --db "$DB" --raw-dir "$TRASH/raw-foreign" 2>err || rc=$? &&
 	test "$rc" = 2 &&
-	grep -q ":1: not a /proc/lockdep_graph of version 1" err &&
+	grep -q ":1: not a lockdep_graph of version 1" err &&
+	unchanged
+'
+
+test_expect_success 'a raw directory of older tools: the export by its /proc name' '
+	RAW_GRAPH=/proc/lockdep_graph make_raw "$TRASH/raw-v2" &&
+	grep -q "^file complete /proc/lockdep_graph " "$TRASH/raw-v2/MANIFEST" &&
+	collect --db "$DB" --raw-dir "$TRASH/raw-v2" --label v2 >out 2>err &&
+	b=$(q "SELECT id FROM boots WHERE label = '\''v2'\''") &&
+	test "$(q "SELECT count(*) FROM classes WHERE boot_id = $b
+		AND graph_idx IS NOT NULL")" = "$(counts classes)" &&
+	test "$(q "SELECT path FROM files WHERE boot_id = $b AND path LIKE '\''%graph'\''")" = \
+		"$GRAPH_PATH"
+'
+
+test_expect_success 'the export listed by both names: refused, nothing stored (2)' '
+	make_raw "$TRASH/raw-both" &&
+	mkdir -p "$TRASH/raw-both/files/proc" &&
+	cp "$GRAPH" "$TRASH/raw-both/files/proc/lockdep_graph" &&
+	sed -i "/^kmsg /i file complete /proc/lockdep_graph $(wc -c <"$GRAPH")" \
+		"$TRASH/raw-both/MANIFEST" &&
+	snapshot &&
+	rc=0 && collect --db "$DB" --raw-dir "$TRASH/raw-both" 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	grep -q "MANIFEST:[0-9]*: ./proc/lockdep_graph. is listed twice, as .$GRAPH_PATH. on line [0-9]*" err &&
 	unchanged
 '
 

@@ -3,8 +3,8 @@
 test_description='a kernel without our series: collect, graph and diff
 
 The real /proc files of our 6.1 guest (tests/fixtures/6.1) as a kernel
-without the series offers them: no /proc/lockdep_graph, no scenario
-module (plain_proc_dir in lib.sh), as a proc directory and as the raw
+without the series offers them: no graph export, no scenario module
+(plain_proc_dir in lib.sh), as a proc directory and as the raw
 directory an agent on such a kernel leaves. lockdep-collect stores
 what there is, says once what the kernel does not offer and exits 3;
 what was offered and arrived incomplete is still 1. lockdep-graph and
@@ -38,13 +38,13 @@ test_expect_success 'proc directory of a plain kernel: stored complete, one line
 	plain_proc_dir plain &&
 	collect_rc 3 --db "$DB" --proc-dir plain --label plain &&
 	test "$(grep -c "does not offer" err)" = 1 &&
-	grep -qx "lockdep-collect: this kernel does not offer: /proc/lockdep_graph" err &&
+	grep -qx "lockdep-collect: this kernel does not offer: /sys/kernel/debug/lockdep/graph" err &&
 	! grep -q "partial" err &&
 	test "$(q "SELECT completeness || \"|\" || not_offered || \"|\" ||
 		ifnull(partial_reason, \"-\") FROM boots WHERE label = '\''plain'\''")" = \
-		"complete|/proc/lockdep_graph|-" &&
+		"complete|/sys/kernel/debug/lockdep/graph|-" &&
 	test "$(q "SELECT status || \" \" || reason FROM files
-		WHERE path = '\''/proc/lockdep_graph'\''")" = "missing ENOENT"
+		WHERE path = '\''/sys/kernel/debug/lockdep/graph'\''")" = "missing ENOENT"
 '
 
 test_expect_success 'its graph: every class and "->" line of /proc/lockdep, nothing of the export' '
@@ -66,7 +66,7 @@ test_expect_success 'the same files with the export: exit 0, nothing said' '
 test_expect_success 'raw directory of a plain kernel with a trigger: 3, not partial' '
 	plain_raw raw &&
 	collect_rc 3 --db "$DB" --raw-dir raw --label raw &&
-	grep -qx "lockdep-collect: this kernel does not offer: /proc/lockdep_graph, /sys/kernel/debug/lockdep_scenarios/list, trigger ab_ba (no scenario module)" err &&
+	grep -qx "lockdep-collect: this kernel does not offer: /sys/kernel/debug/lockdep/graph, /sys/kernel/debug/lockdep_scenarios/list, trigger ab_ba (no scenario module)" err &&
 	test "$(grep -c "does not offer" err)" = 1 &&
 	test "$(q "SELECT completeness FROM boots WHERE label = '\''raw'\''")" = complete &&
 	q "SELECT not_offered FROM boots WHERE label = '\''raw'\''" |
@@ -75,21 +75,21 @@ test_expect_success 'raw directory of a plain kernel with a trigger: 3, not part
 
 test_expect_success 'an agent that did not list the export: not offered either' '
 	rm -rf unl && cp -r raw unl &&
-	sed -i "s|^file missing /proc/lockdep_graph 0 ENOENT$|file missing /proc/lockdep_graph 0 unlisted|" unl/MANIFEST &&
-	grep -q "lockdep_graph 0 unlisted" unl/MANIFEST &&
+	sed -i "s|^file missing /sys/kernel/debug/lockdep/graph 0 ENOENT$|file missing /sys/kernel/debug/lockdep/graph 0 unlisted|" unl/MANIFEST &&
+	grep -q "lockdep/graph 0 unlisted" unl/MANIFEST &&
 	collect_rc 3 --db "$DB" --raw-dir unl --label unl &&
-	grep -q "does not offer: /proc/lockdep_graph," err
+	grep -q "does not offer: /sys/kernel/debug/lockdep/graph," err
 '
 
 test_expect_success 'a kernel without CONFIG_LOCK_STAT: lock_stat not offered (3), not partial' '
 	plain_proc_dir nols && rm nols/lock_stat &&
 	collect_rc 3 --db "$DB" --proc-dir nols --label nols &&
-	grep -qx "lockdep-collect: this kernel does not offer: /proc/lock_stat, /proc/lockdep_graph" err &&
+	grep -qx "lockdep-collect: this kernel does not offer: /proc/lock_stat, /sys/kernel/debug/lockdep/graph" err &&
 	test "$(q "SELECT completeness FROM boots WHERE label = '\''nols'\''")" = complete &&
 	rm -rf rawnols && cp -r raw rawnols && rm rawnols/files/proc/lock_stat &&
 	sed -i "s|^file complete /proc/lock_stat .*|file missing /proc/lock_stat 0 ENOENT|" rawnols/MANIFEST &&
 	collect_rc 3 --db "$DB" --raw-dir rawnols --label rawnols &&
-	grep -q "does not offer: /proc/lock_stat, /proc/lockdep_graph," err &&
+	grep -q "does not offer: /proc/lock_stat, /sys/kernel/debug/lockdep/graph," err &&
 	# an empty copy is not "not offered": it was there, and lost
 	plain_proc_dir emptyls && : >emptyls/lock_stat &&
 	collect_rc 1 --db "$DB" --proc-dir emptyls --label emptyls
@@ -111,17 +111,17 @@ test_expect_success 'a failed trigger other than ENOENT is still partial' '
 	sed -i "s|^trigger failed ab_ba ENOENT$|trigger failed ab_ba EINVAL|" einval/MANIFEST &&
 	collect_rc 1 --db "$DB" --raw-dir einval --label einval &&
 	grep -q "collection is partial: trigger .ab_ba. failed (EINVAL)" err &&
-	grep -qx "lockdep-collect: this kernel does not offer: /proc/lockdep_graph, /sys/kernel/debug/lockdep_scenarios/list" err
+	grep -qx "lockdep-collect: this kernel does not offer: /sys/kernel/debug/lockdep/graph, /sys/kernel/debug/lockdep_scenarios/list" err
 '
 
 test_expect_success 'lockdep-graph on the plain boot: the graph, and what it lacks' '
 	"$BIN/lockdep-graph" --db "$DB" --boot plain --cycles --list >out &&
-	echo "boot 1 (plain) has no /proc/lockdep_graph: dependencies from /proc/lockdep alone, without $MISSING" >expect &&
+	echo "boot 1 (plain) has no graph export: dependencies from /proc/lockdep alone, without $MISSING" >expect &&
 	echo "0 cycles" >>expect &&
 	test_cmp expect out &&
 	"$BIN/lockdep-graph" --db "$DB" --boot plain --max-nodes 0 >g.dot &&
 	test "$(grep -c -- "-> n" g.dot)" = "$(grep -c "^ -> " "$FIX/lockdep")" &&
-	grep -q "label=\"boot 1 (plain) has no /proc/lockdep_graph:" g.dot &&
+	grep -q "label=\"boot 1 (plain) has no graph export:" g.dot &&
 	"$BIN/lockdep-graph" --db "$DB" --boots plain,patched --cycles --json >g.json &&
 	python3 - g.json <<-\EOF
 	import json, sys
@@ -134,11 +134,23 @@ test_expect_success 'lockdep-graph on the plain boot: the graph, and what it lac
 	EOF
 '
 
+test_expect_success 'a database of older tools, the export missing by its /proc name: the same' '
+	cp "$DB" old.db &&
+	sqlite3 old.db "UPDATE files SET path = '\''/proc/lockdep_graph'\''
+		WHERE path = '\''$GRAPH_PATH'\''" &&
+	test "$(sqlite3 old.db "SELECT count(*) FROM files
+		WHERE path = '\''/proc/lockdep_graph'\''")" -gt 0 &&
+	"$BIN/lockdep-graph" --db old.db --boot plain --cycles --list >out &&
+	echo "boot 1 (plain) has no graph export: dependencies from /proc/lockdep alone, without $MISSING" >expect &&
+	echo "0 cycles" >>expect &&
+	test_cmp expect out
+'
+
 test_expect_success 'lockdep-graph on the patched boot says nothing of the kind' '
 	"$BIN/lockdep-graph" --db "$DB" --boot patched --cycles --list >out &&
 	echo "0 cycles" >expect && test_cmp expect out &&
 	"$BIN/lockdep-graph" --db "$DB" --boot patched >p.dot &&
-	! grep -q "lockdep_graph" p.dot
+	! grep -q "graph export" p.dot
 '
 
 test_expect_success 'lockdep-diff plain against patched: distance 1 only, said so' '
@@ -147,7 +159,7 @@ test_expect_success 'lockdep-diff plain against patched: distance 1 only, said s
 	test "$far" -gt 0 &&
 	"$BIN/lockdep-diff" --db "$DB" plain patched >out &&
 	sed -n 2p out >line &&
-	echo "A has no /proc/lockdep_graph: dependencies from /proc/lockdep alone, without $MISSING" >expect &&
+	echo "A has no graph export: dependencies from /proc/lockdep alone, without $MISSING" >expect &&
 	test_cmp expect line &&
 	grep -qx "  (distance 1 only, as /proc/lockdep shows them: 0 of A and $far of B at distance > 1 left out)" out &&
 	"$BIN/lockdep-diff" --db "$DB" --json plain patched >d.json &&
@@ -174,7 +186,7 @@ test_expect_success 'lockdep-diff plain against patched: distance 1 only, said s
 
 test_expect_success 'lockdep-diff of two patched boots compares everything' '
 	"$BIN/lockdep-diff" --db "$DB" patched patched >out &&
-	! grep -q "lockdep_graph\|distance 1 only" out
+	! grep -q "graph export\|distance 1 only" out
 '
 
 test_done

@@ -81,10 +81,10 @@ test_expect_success '-T png and -T pdf through dot' '
 	head -c 5 g.pdf | grep -q "%PDF-"
 '
 
-# the line of a boot without /proc/lockdep_graph (a kernel without our
+# the line of a boot without the graph export (a kernel without our
 # series: these proc dirs have /proc/lockdep alone)
 no_export() {
-	echo "boot $1 has no /proc/lockdep_graph: dependencies from /proc/lockdep alone, without sites, trace ids, dependency kinds, dependencies at distance > 1 or usage traces"
+	echo "boot $1 has no graph export: dependencies from /proc/lockdep alone, without sites, trace ids, dependency kinds, dependencies at distance > 1 or usage traces"
 }
 
 test_expect_success 'each boot alone has no cycle' '

@@ -188,11 +188,11 @@ test_expect_success 'cross-boot cycle in lockdep words, with each acquisition' '
 
 	  -> #1 (order_b){+.+.}:
 	         taken while holding order_a, seen in boot 5 (ab)
-	         at: unknown (no stack trace stored: no /proc/lockdep_graph in the boot)
+	         at: unknown (no stack trace stored: no graph export in the boot)
 
 	  -> #0 (order_a){+.+.}:
 	         taken while holding order_b, seen in boot 6 (ba)
-	         at: unknown (no stack trace stored: no /proc/lockdep_graph in the boot)
+	         at: unknown (no stack trace stored: no graph export in the boot)
 
 	  other info that might help us debug this:
 

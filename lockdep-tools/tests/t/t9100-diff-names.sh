@@ -19,9 +19,9 @@ DB=$TRASH/db
 # names_raw BOOT: a raw directory of fixture BOOT, as collected
 names_raw() {
 	local d=$TRASH/raw-$1 n id
-	mkdir -p "$d/files/proc" "$d/files/sys/kernel" &&
-	cp "$FIX/$1/lockdep" "$FIX/$1/lockdep_graph" "$FIX/$1/lockdep_chains" \
-		"$d/files/proc/" &&
+	mkdir -p "$d/files/proc" "$d/files/sys/kernel/debug/lockdep" &&
+	cp "$FIX/$1/lockdep" "$FIX/$1/lockdep_chains" "$d/files/proc/" &&
+	cp "$FIX/$1/lockdep_graph" "$d/files$GRAPH_PATH" &&
 	cp "$FIX61/lockdep_stats" "$d/files/proc/" &&
 	sed "s/^\[[^]]*\] //" "$FIX/$1/console.log" >"$d/files/proc/version" &&
 	echo "console=ttyS0 panic=-1" >"$d/files/proc/cmdline" &&

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/lockdep_graph parser: the real 6.1 export of our kernel series
+ * The graph export's parser: the real 6.1 export of our kernel series
  * (tests/fixtures/6.1/lockdep_graph, from vm/regen-fixtures.sh), a
  * hand-made export with every record kind and hostile names, cut
  * exports, rejected inputs and malformed lines.

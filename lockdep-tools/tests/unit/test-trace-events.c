@@ -2,7 +2,8 @@
 /*
  * The trace_pipe parser of the lockdep dependency events: each event's
  * fields, the optional irq-info column, task names with blanks and
- * dashes, LOST lines, other events, and every bound and malformation
+ * dashes, LOST lines, other events, a class's name with blanks and
+ * hostile bytes, and every bound and malformation
  * refused with the line's number; then the stream captured from our
  * guest (fixtures/6.1/events).
  */
@@ -67,6 +68,61 @@ static void test_usage_and_zap(void **state)
 	assert_int_equal(ev.class, 7);
 }
 
+/* lockdep_class: its fields, the name the rest of the line, as it is */
+static void test_class(void **state)
+{
+	static const char hostile[] =
+		"     kworker/0:1-12      [001] d..2.     1.000002: lockdep_class: class=65535 key=0x0 subclass=4294967295 version=-2147483648 name= name=\x1b[31m class=1 \xff";
+	struct trace_event ev;
+	uint64_t lost;
+
+	(void)state;
+	assert_int_equal(line("           mount-90      [000] d..2.     1.000001: lockdep_class: class=7 key=0xffffffffc0002010 subclass=1 version=2 name=&(&sb->s_type->i_lock_key)->rlock",
+			      &ev, &lost), TRACE_LINE_EVENT);
+	assert_int_equal(ev.kind, TRACE_EVENT_CLASS);
+	assert_int_equal(ev.time_us, 1000001);
+	assert_int_equal(ev.class, 7);
+	assert_true(ev.key == 0xffffffffc0002010ull);
+	assert_int_equal(ev.subclass, 1);
+	assert_int_equal(ev.name_version, 2);
+	assert_int_equal(ev.name_len, strlen("&(&sb->s_type->i_lock_key)->rlock"));
+	assert_memory_equal(ev.name, "&(&sb->s_type->i_lock_key)->rlock",
+			    ev.name_len);
+	assert_int_equal(line("     kworker/0:1-12      [000] d..2.     1.000001: lockdep_class: class=0 key=0xffffffff82a1c8d0 subclass=0 version=1 name=(work_completion)(&w->work)",
+			      &ev, &lost), TRACE_LINE_EVENT);
+	assert_int_equal(ev.name_len, strlen("(work_completion)(&w->work)"));
+	assert_memory_equal(ev.name, "(work_completion)(&w->work)", ev.name_len);
+	/* every bound at its limit; the name holds what looks like fields */
+	assert_int_equal(line(hostile, &ev, &lost), TRACE_LINE_EVENT);
+	assert_int_equal(ev.class, 65535);
+	assert_true(ev.key == 0);
+	assert_int_equal(ev.subclass, 4294967295u);
+	assert_int_equal(ev.name_version, INT32_MIN);
+	assert_int_equal(ev.name_len, strlen(" name=\x1b[31m class=1 \xff"));
+	assert_memory_equal(ev.name, " name=\x1b[31m class=1 \xff", ev.name_len);
+}
+
+/* A name fits in a ring buffer page: 4096 bytes, not one more. */
+static void test_class_name_bound(void **state)
+{
+	static const char head[] =
+		"     kworker/0:1-12      [000] d..2.     1.000001: lockdep_class: class=1 key=0x1 subclass=0 version=1 name=";
+	const size_t n = sizeof(head) - 1;
+	char buf[sizeof(head) + TRACE_EVENTS_MAX_NAME + 1];
+	struct trace_event ev;
+	uint64_t lost;
+	const char *why;
+
+	(void)state;
+	memcpy(buf, head, n);
+	memset(buf + n, 'a', TRACE_EVENTS_MAX_NAME + 1);
+	assert_int_equal(trace_events_line(buf, n + TRACE_EVENTS_MAX_NAME, &ev,
+					   &lost, &why), TRACE_LINE_EVENT);
+	assert_int_equal(ev.name_len, TRACE_EVENTS_MAX_NAME);
+	assert_int_equal(trace_events_line(buf, n + TRACE_EVENTS_MAX_NAME + 1,
+					   &ev, &lost, &why), TRACE_LINE_BAD);
+}
+
 static void test_lost_and_other(void **state)
 {
 	struct trace_event ev;
@@ -93,6 +149,19 @@ static void test_refused(void **state)
 		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_dependency: from=1 to=2 dep=3 distance=1 trace=1",
 		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_dependency: to=2 from=1 dep=0x3 distance=1 trace=1",
 		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class_zapped: class=",
+		/* lockdep_class: a name missing or empty, each field out of bound or order */
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class: class=1 key=0x1 subclass=0 version=1 name=",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class: class=1 key=0x1 subclass=0 version=1",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class: class=1 key=0x1 subclass=0 version=1 x",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class: class=65536 key=0x1 subclass=0 version=1 name=a",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class: class=1 key=0x10000000000000000 subclass=0 version=1 name=a",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class: class=1 key=1 subclass=0 version=1 name=a",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class: class=1 key=0x1 subclass=4294967296 version=1 name=a",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class: class=1 key=0x1 subclass=0 version=2147483648 name=a",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class: class=1 key=0x1 subclass=0 version=-2147483649 name=a",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class: class=1 key=0x1 subclass=0 version=- name=a",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class: class=1 subclass=0 key=0x1 version=1 name=a",
+		"     kworker/0:1-12      [000] d..2.     1.234567: lockdep_class: class=1 key=0x1 subclass=0 name=a",
 	};
 	struct trace_event ev;
 	uint64_t lost;
@@ -138,7 +207,7 @@ static void test_unknown(void **state)
 }
 
 struct counts {
-	unsigned long n[3];
+	unsigned long n[TRACE_EVENT_KINDS];
 };
 
 static int count(const struct trace_event *ev, void *data)
@@ -230,6 +299,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dependency),
 		cmocka_unit_test(test_usage_and_zap),
+		cmocka_unit_test(test_class),
+		cmocka_unit_test(test_class_name_bound),
 		cmocka_unit_test(test_lost_and_other),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_unknown),
