@@ -62,6 +62,7 @@ ba-order none
 irq-then-abba-1 irq-safe-unsafe-order
 irq-then-abba-2 none
 bench none
+bench-unordered none
 EOF
 
 # The banner lockdep prints for each report type (an extended regex).
@@ -119,6 +120,7 @@ boot() {
 clean="rwlock-read-recursion-softirq aa-nested i-mutex-nested mm-ptl-nested"
 clean="$clean hardirq-safe-unsafe-irq softirq-safe-unsafe-bh irq-inversion-irq"
 clean="$clean inconsistent-softirq-bh unlock-order-non-nested ab-order bench"
+clean="$clean bench-unordered"
 clean="$clean irq-then-abba-2"
 dir=$VMDIR/t0300-clean
 # The unknown name comes last: its failure makes the collection partial.
@@ -148,6 +150,11 @@ test_expect_success 'an unknown scenario name is refused with EINVAL' "
 
 test_expect_success 'bench prints its cost per lock/unlock pair' "
 	grep -E 'test_lockdep_scenarios: bench: [0-9]+ spin_lock/spin_unlock pairs in [0-9]+ ns: [0-9]+\.[0-9]{3} ns/iteration' \
+		$dir/console.log
+"
+
+test_expect_success 'bench-unordered prints its cost per iteration' "
+	grep -E 'test_lockdep_scenarios: bench-unordered: [0-9]+ nested pairs released outer first in [0-9]+ ns: [0-9]+\.[0-9]{3} ns/iteration' \
 		$dir/console.log
 "
 
