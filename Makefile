@@ -156,7 +156,8 @@ check-patches: kernel kernel-612-tree
 
 # Every step of the series (6.1, or KERNEL_SOURCE=linux-source-6.12)
 # compiled at W=1 with PROVE_LOCKING on and off, in a scratch worktree
-# (vm/check-steps.sh). Not in check: about 20 minutes of compiling.
+# (vm/check-steps.sh). Not in check: 28 minutes of compiling on a loaded
+# machine (2026-12-06).
 check-steps: kernel
 	@vm/check-steps.sh
 
