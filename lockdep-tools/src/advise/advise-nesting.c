@@ -154,10 +154,11 @@ void adv_unlock_order(const struct ldr_report *r, const char *source_dir,
 		      rel ? rel->name : "a lock", later ? later->name : "another lock");
 	advice_reason(a, "if the code does not mean it, swap the two releases instead");
 	if (!adv_site_of_frames(bt, &s)) {
-		advice_choice(a, "at the release, the *_unlock_non_nested() variant");
+		advice_choice(a, "right before the release, lockdep_allow_unordered_unlock() on the lock released (%s)",
+			      rel ? rel->name : "the lock");
 		a->no_patch = xstrdup("the release has no source line: symbolise the report");
 		return;
 	}
-	adv_edit_site(a, source_dir, &s, ADV_EDIT_NON_NESTED, NULL,
-		      "the release out of nesting order, on purpose");
+	adv_edit_site(a, source_dir, &s, ADV_EDIT_ALLOW_UNORDERED, NULL,
+		      "the release out of nesting order, on purpose: said on the line before it");
 }

@@ -9,9 +9,11 @@
  * kin are inline functions of include/linux/, so with them inlined the
  * frame's address is inside the header and the call is one level out.
  *
- * Edits replace one call on one line by its variant, never add or remove
- * a line, so a change is (line, old text, new text) and the diff is a set
- * of one-line replacements with three lines of context.
+ * Edits replace one call on one line by its variant, or put a line
+ * before it (an annotation of the release), never remove a line, so a
+ * change is (line, old text, new text: that line, after the added one if
+ * any) and the diff is a set of one-line replacements and insertions
+ * with three lines of context.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +34,7 @@ struct lock_api {
 	const char *nested;	/* with a subclass as the last argument */
 	const char *irq, *bh;	/* the lock with irqs / softirqs off */
 	const char *unlock;	/* its release */
-	const char *non_nested;	/* an unlock: exempt from the order check */
+	const char *allow;	/* an unlock: the annotation said before it */
 };
 
 static const struct lock_api apis[] = {
@@ -58,8 +60,13 @@ static const struct lock_api apis[] = {
 	{ "inode_lock", "inode_lock_nested", NULL, NULL, "inode_unlock", NULL },
 	{ "inode_lock_shared", "inode_lock_shared_nested", NULL, NULL,
 	  "inode_unlock_shared", NULL },
-	/* releases: every unlock has its _non_nested() in the series */
-#define UNLOCK(name) { name, NULL, NULL, NULL, NULL, name "_non_nested" }
+	/*
+	 * releases of the locks that have a dep_map of their own, which the
+	 * series' lockdep_allow_unordered_unlock(lock) takes: not
+	 * inode_unlock(), whose argument is the inode
+	 */
+#define UNLOCK(name) \
+	{ name, NULL, NULL, NULL, NULL, "lockdep_allow_unordered_unlock" }
 #define UNLOCKS(name) UNLOCK(name), UNLOCK(name "_irq"), \
 	UNLOCK(name "_irqrestore"), UNLOCK(name "_bh")
 	UNLOCKS("spin_unlock"), UNLOCKS("raw_spin_unlock"),
@@ -88,8 +95,8 @@ static const char *variant(const struct lock_api *api, enum adv_edit edit)
 		return api->irq;
 	case ADV_EDIT_BH:
 		return api->bh;
-	case ADV_EDIT_NON_NESTED:
-		return api->non_nested;
+	case ADV_EDIT_ALLOW_UNORDERED:
+		return api->allow;
 	}
 	return NULL;
 }
@@ -361,6 +368,74 @@ static struct adv_change *new_change(struct advice *a, const struct adv_site *s,
 	return c;
 }
 
+/* The lock of a release's arguments (the first), as written there. */
+static char *lock_arg(const char *args, size_t n)
+{
+	size_t i, depth = 0, start = 0;
+
+	for (i = 0; i < n; i++) {
+		if (args[i] == '(' || args[i] == '[')
+			depth++;
+		else if ((args[i] == ')' || args[i] == ']') && depth)
+			depth--;
+		else if (args[i] == ',' && !depth)
+			break;
+	}
+	while (start < i && (args[start] == ' ' || args[start] == '\t'))
+		start++;
+	while (i > start && (args[i - 1] == ' ' || args[i - 1] == '\t'))
+		i--;
+	return xstrndup(args + start, i - start);
+}
+
+/*
+ * A line may go before line @line (1-based) holding a call at @start:
+ * the call begins its line, and the line above ends a statement, a
+ * block or a label, or is blank, only a comment or a directive. Else it
+ * may be the body of an if, else or loop without braces, where a line
+ * put before would take the release out of it.
+ */
+static bool can_insert_before(const struct source *src, size_t line,
+			      size_t start)
+{
+	const char *text = src->lines[line - 1], *prev, *end;
+	size_t i;
+
+	for (i = 0; i < start; i++)
+		if (text[i] != ' ' && text[i] != '\t')
+			return false;
+	if (line < 2)
+		return true;
+	prev = src->lines[line - 2];
+	prev += strspn(prev, " \t");
+	end = prev + strlen(prev);
+	while (end > prev && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end == prev || *prev == '#' || !strncmp(prev, "//", 2) ||
+	    !strncmp(prev, "/*", 2) || !strcmp(prev, "*") ||
+	    !strncmp(prev, "* ", 2) || !strncmp(prev, "*/", 2))
+		return true;
+	return end[-1] == ';' || end[-1] == '{' || end[-1] == '}' ||
+	       end[-1] == ':';
+}
+
+/* @c, the release at @text's [start, end), annotated on a line before. */
+static void annotate_release(struct adv_change *c, const char *text,
+			     size_t start, size_t end, size_t args)
+{
+	char *lock = lock_arg(text + args, end - args - 1);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "lockdep_allow_unordered_unlock(%s); %s", lock,
+		    c->current);
+	c->proposed = strbuf_detach(&sb, NULL);
+	/* same indentation, then the line as it is */
+	strbuf_add(&sb, text, start);
+	strbuf_addf(&sb, "lockdep_allow_unordered_unlock(%s);\n%s", lock, text);
+	c->new_text = strbuf_detach(&sb, NULL);
+	free(lock);
+}
+
 /* The release of @args by @unlock after @from, in the same function. */
 static size_t find_unlock(const struct source *src, size_t from,
 			  const char *unlock, const char *args, size_t nargs,
@@ -403,9 +478,9 @@ static bool edit_in_words(struct advice *a, const struct adv_site *s,
 				      "the _irq (or _irqsave) variant of the lock and its unlock" :
 				      "the _bh variant of the lock and its unlock");
 		break;
-	case ADV_EDIT_NON_NESTED:
-		strbuf_addstr(&sb, api && api->non_nested ? api->non_nested :
-			      "its _non_nested() variant");
+	case ADV_EDIT_ALLOW_UNORDERED:
+		strbuf_addf(&sb, "lockdep_allow_unordered_unlock() on the lock released, on a line of its own before %s%s",
+			    name, api ? "()" : "");
 		break;
 	}
 	c->proposed = strbuf_detach(&sb, NULL);
@@ -442,13 +517,25 @@ bool adv_edit_site(struct advice *a, const char *source_dir,
 		source_release(&src);
 		return edit_in_words(a, s, edit, subclass, why);
 	}
+	if (edit == ADV_EDIT_ALLOW_UNORDERED &&
+	    !can_insert_before(&src, s->line, start)) {
+		advice_reason(a, "%s:%u: the release may be the body of an if, else or loop without braces, or share its line: a line put before it could change what runs",
+			      s->file, s->line);
+		source_release(&src);
+		return edit_in_words(a, s, edit, subclass, why);
+	}
 	c = new_change(a, s, s->line, why);
 	c->path = xstrdup(src.path);
 	c->current = xstrndup(text + start, end - start);
+	c->old_text = xstrdup(text);
+	if (edit == ADV_EDIT_ALLOW_UNORDERED) {
+		annotate_release(c, text, start, end, args);
+		source_release(&src);
+		return true;
+	}
 	call = call_text(variant(api, edit), text + args, end - args - 1,
 			 edit == ADV_EDIT_NESTED ? subclass : NULL);
 	c->proposed = call;
-	c->old_text = xstrdup(text);
 	c->new_text = replace(text, start, end, call);
 	if (edit == ADV_EDIT_IRQ || edit == ADV_EDIT_BH) {
 		uline = find_unlock(&src, s->line, api->unlock, text + args,
@@ -508,12 +595,46 @@ static void diff_line(struct strbuf *out, const struct source *src,
 		strbuf_addstr(out, "\\ No newline at end of file\n");
 }
 
+/*
+ * The lines @c puts before its line, or 0: such a change's new text is
+ * those lines, each with its newline, then the line as it is.
+ */
+static size_t lines_added(const struct adv_change *c)
+{
+	const char *p;
+	size_t n = 0;
+
+	for (p = c->new_text; (p = strchr(p, '\n')); p++)
+		n++;
+	return n;
+}
+
+/* The lines @c adds as "+" lines, and its own line as context. */
+static void diff_insertion(struct strbuf *out, const struct source *src,
+			   const struct adv_change *c)
+{
+	const char *p, *nl;
+
+	for (p = c->new_text; (nl = strchr(p, '\n')); p = nl + 1)
+		strbuf_addf(out, "+%.*s\n", (int)(nl - p), p);
+	diff_line(out, src, c->line, ' ', src->lines[c->line - 1]);
+}
+
+/* A change of line @line of @v that replaces it (not one that adds). */
+static const struct adv_change *replaced(struct adv_change **v, size_t n,
+					size_t line)
+{
+	const struct adv_change *c = changed(v, n, line);
+
+	return c && !lines_added(c) ? c : NULL;
+}
+
 /* One file's hunks; @v sorted by line, all of one path. */
 static int diff_file(struct strbuf *out, const char *dir,
 		     struct adv_change **v, size_t n)
 {
 	struct source src;
-	size_t i, j, from, to, k, m, run;
+	size_t i, j, from, to, k, m, run, added = 0, more;
 	const char *refused;
 
 	if (source_load(&src, dir, v[0]->path, &refused))
@@ -533,11 +654,21 @@ static int diff_file(struct strbuf *out, const char *dir,
 			;
 		from = v[i]->line > 3 ? v[i]->line - 3 : 1;
 		to = v[j - 1]->line + 3 <= src.nr ? v[j - 1]->line + 3 : src.nr;
+		for (more = 0, m = i; m < j; m++)
+			more += lines_added(v[m]);
 		strbuf_addf(out, "@@ -%zu,%zu +%zu,%zu @@\n", from, to - from + 1,
-			    from, to - from + 1);
+			    from + added, to - from + 1 + more);
+		added += more;
 		for (k = from; k <= to; k = run) {
-			/* a run of changed lines: its old lines, then its new */
-			for (run = k; run <= to && changed(v + i, j - i, run); run++)
+			const struct adv_change *c = changed(v + i, j - i, k);
+
+			if (c && lines_added(c)) {
+				diff_insertion(out, &src, c);
+				run = k + 1;
+				continue;
+			}
+			/* a run of replaced lines: its old lines, then its new */
+			for (run = k; run <= to && replaced(v + i, j - i, run); run++)
 				diff_line(out, &src, run, '-', src.lines[run - 1]);
 			for (m = k; m < run; m++)
 				diff_line(out, &src, m, '+', changed(v + i, j - i, m)->new_text);

@@ -32,7 +32,8 @@ enum adv_edit {
 	ADV_EDIT_NESTED,	/* NAME_nested(ARGS, SUBCLASS) */
 	ADV_EDIT_IRQ,		/* NAME_irq(ARGS), and its unlock */
 	ADV_EDIT_BH,		/* NAME_bh(ARGS), and its unlock */
-	ADV_EDIT_NON_NESTED,	/* an unlock: NAME_non_nested(ARGS) */
+	ADV_EDIT_ALLOW_UNORDERED, /* an unlock: a line before it,
+				   * lockdep_allow_unordered_unlock(LOCK); */
 };
 
 /*

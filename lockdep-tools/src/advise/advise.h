@@ -55,7 +55,9 @@ struct adv_change {
 	/* Found in the source directory (patchable), else NULL: */
 	char *path;		/* relative to the source directory */
 	char *old_text;		/* the whole line as it is */
-	char *new_text;		/* the whole line as proposed */
+	char *new_text;		/* the whole line as proposed, or the
+				 * line(s) put before it, each ending in
+				 * a newline, then the line as it is */
 };
 
 struct advice {

@@ -28,6 +28,18 @@ static const char source[] =
 	"\tspin_lock(&b->lock);\n"			/* 6 */
 	"\tspin_unlock(&b->lock);\n"
 	"\tspin_unlock(&a->lock);\n"			/* 8 */
+	"}\n"
+	"\n"						/* 10 */
+	"static void hand_over(struct port *a, struct port *b)\n"
+	"{\n"
+	"\tunsigned long flags;\n"
+	"\n"
+	"\tspin_lock_irqsave(&a->lock, flags);\n"	/* 15 */
+	"\tspin_lock(&b->lock);\n"
+	"\tspin_unlock_irqrestore( &a->lock , flags);\n"	/* 17 */
+	"\tspin_unlock(&b->lock);\n"
+	"\tif (b->peer)\n"
+	"\t\tspin_unlock(&b->peer->lock);\n"		/* 20 */
 	"}\n";
 
 /* A frame in link() at @line, spin_lock() inlined into it there. */
@@ -228,6 +240,96 @@ static void test_inconsistent_registered_site(void **state)
 	report_free(r);
 }
 
+/* Bad unlock order: &a->lock released at @line, &b->lock still held. */
+static struct ldr_report *unlock_order(unsigned int line, const char *callee)
+{
+	struct ldr_report *r = report_new(LDR_BAD_UNLOCK_ORDER, "test.log");
+	int l = lock(r, LDR_ROLE_RELEASING, "&a->lock", 0xffff1000, true);
+	int s;
+
+	lock(r, LDR_ROLE_EXPECTED, "&b->lock", 0xffff2000, true);
+	s = report_add_stack(r, "stack backtrace", l);
+	r->backtrace = s;
+	site(&r->stacks[s].frames, "drivers/port.c", line);
+	free(r->stacks[s].frames.v[0].inl[0].func);
+	r->stacks[s].frames.v[0].inl[0].func = xstrdup(callee);
+	return r;
+}
+
+/* The release out of order gets the annotation on a line before it. */
+static void test_unlock_order_annotation(void **state)
+{
+	static const char want[] =
+		"diff --git a/drivers/port.c b/drivers/port.c\n"
+		"--- a/drivers/port.c\n"
+		"+++ b/drivers/port.c\n"
+		"@@ -14,7 +14,8 @@\n"
+		" \n"
+		" \tspin_lock_irqsave(&a->lock, flags);\n"
+		" \tspin_lock(&b->lock);\n"
+		"+\tlockdep_allow_unordered_unlock(&a->lock);\n"
+		" \tspin_unlock_irqrestore( &a->lock , flags);\n"
+		" \tspin_unlock(&b->lock);\n"
+		" \tif (b->peer)\n"
+		" \t\tspin_unlock(&b->peer->lock);\n";
+	struct ldr_report *r = unlock_order(17, "spin_unlock_irqrestore");
+	struct advice a;
+	size_t i;
+	bool swap = false;
+
+	(void)state;
+	advise_report(r, tree, &a);
+	assert_int_equal(a.verdict, ADV_ANNOTATE);
+	assert_string_equal(a.rule, "unlock-order");
+	for (i = 0; i < a.nr_reasons; i++)
+		swap |= strstr(a.reasons[i], "swap the two releases") != NULL;
+	assert_true(swap);
+	assert_int_equal(a.nr_changes, 1);
+	assert_string_equal(a.changes[0].current,
+			    "spin_unlock_irqrestore( &a->lock , flags)");
+	assert_string_equal(a.changes[0].proposed,
+			    "lockdep_allow_unordered_unlock(&a->lock); spin_unlock_irqrestore( &a->lock , flags)");
+	assert_non_null(a.patch);
+	assert_string_equal(a.patch, want);
+	advice_release(&a);
+	report_free(r);
+}
+
+/* The body of an if without braces: a line before it is no patch. */
+static void test_unlock_order_if_body(void **state)
+{
+	struct ldr_report *r = unlock_order(20, "spin_unlock");
+	struct advice a;
+
+	(void)state;
+	advise_report(r, tree, &a);
+	assert_int_equal(a.nr_changes, 1);
+	assert_null(a.changes[0].path);
+	assert_non_null(strstr(a.changes[0].proposed,
+			       "lockdep_allow_unordered_unlock()"));
+	assert_null(a.patch);
+	assert_non_null(a.no_patch);
+	advice_release(&a);
+	report_free(r);
+}
+
+/* Without the source the annotation is said in words, no call renamed. */
+static void test_unlock_order_words(void **state)
+{
+	struct ldr_report *r = unlock_order(8, "spin_unlock");
+	struct advice a;
+
+	(void)state;
+	advise_report(r, NULL, &a);
+	assert_int_equal(a.nr_changes, 1);
+	assert_string_equal(a.changes[0].current, "spin_unlock");
+	assert_string_equal(a.changes[0].proposed,
+			    "lockdep_allow_unordered_unlock() on the lock released, on a line of its own before spin_unlock()");
+	assert_null(a.patch);
+	advice_release(&a);
+	report_free(r);
+}
+
 static void test_limits(void **state)
 {
 	struct ldr_report *r = report_new(LDR_LOCKDEP_LIMIT, "test.log");
@@ -276,6 +378,9 @@ int main(void)
 		cmocka_unit_test(test_same_site),
 		cmocka_unit_test(test_no_address),
 		cmocka_unit_test(test_inconsistent_registered_site),
+		cmocka_unit_test(test_unlock_order_annotation),
+		cmocka_unit_test(test_unlock_order_if_body),
+		cmocka_unit_test(test_unlock_order_words),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_print_patch_last_line),
 	};
