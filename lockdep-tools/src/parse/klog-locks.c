@@ -147,6 +147,8 @@ static const struct {
 	{ " just changed the state of lock:", LDR_ROLE_ACQUIRING },
 	{ " takes:", LDR_ROLE_ACQUIRING },
 	{ " is trying to release lock (", LDR_ROLE_RELEASING },
+	/* the series' bad unlock order: the lock is on a line of its own */
+	{ " is trying to release lock at:", LDR_ROLE_RELEASING },
 	{ " is trying to contend lock (", LDR_ROLE_CONTENDING },
 	{ " is freeing memory ", LDR_ROLE_FREED },
 	{ " is leaving the kernel with locks still held!", -1 },
@@ -174,7 +176,7 @@ bool klog_task_line(struct ctx *c, const char *t)
 	c->sec = SEC_LOCKS;
 	c->role = task_markers[i].role;
 	klog_set_target(c, T_NONE, 0);
-	if (c->role == LDR_ROLE_RELEASING || c->role == LDR_ROLE_CONTENDING)
+	if (m[strlen(task_markers[i].marker) - 1] == '(')
 		named_lock(c, m + strlen(task_markers[i].marker) - 1, c->role);
 	return true;
 }

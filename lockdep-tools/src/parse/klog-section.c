@@ -222,6 +222,8 @@ static bool phrase_line(struct ctx *c, const char *t)
 		{ "but this lock was taken by another, ", LDR_ROLE_IRQ_SAFE },
 		{ "Held locks:", LDR_ROLE_OTHER },
 		{ "Locks in cached chain:", LDR_ROLE_OTHER },
+		/* the series' bad unlock order (after the indexes above) */
+		{ "but this lock, taken after it, is still held:", LDR_ROLE_EXPECTED },
 	};
 	struct ldr_report *r = c->rep;
 	size_t i, n;
@@ -269,6 +271,8 @@ static bool phrase_line(struct ctx *c, const char *t)
 		   !strcmp(t, "}") || strspn(t, "-") == strlen(t)) {
 		return true;
 	} else if (starts(t, "May be due to missing lock nesting") ||
+		   starts(t, "If releasing out of order is intended") ||
+		   starts(t, "with lockdep_allow_unordered_unlock()") ||
 		   starts(t, "turning off the locking correctness validator") ||
 		   starts(t, "INFO: lockdep is turned off")) {
 		if (r->nr_notes < MAX_NOTES)

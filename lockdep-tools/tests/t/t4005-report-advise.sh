@@ -79,6 +79,28 @@ test_expect_success 'softirq-safe lock taken with softirqs on: spin_lock_bh() an
 	(cd tree2 && git apply --check ../p.diff)
 '
 
+test_expect_success 'bad unlock order: lockdep_allow_unordered_unlock() on a line before the release' '
+	cp -r "$FIX/src" tree4 &&
+	"$BIN/lockdep-report" --advise --source tree4 "$FIX/unlock-order.log" >out &&
+	grep -qx "  rule: unlock-order" out &&
+	grep -q "^  why: &a_key is released while &b_key, taken after it, is still held" out &&
+	grep -qx "  why: if the code does not mean it, swap the two releases instead" out &&
+	sed -n "/^  patch:$/,\$p" out | tail -n +2 >p.diff &&
+	grep -qx "+	lockdep_allow_unordered_unlock(&a->lock);" p.diff &&
+	test "$(grep -c "^[-+]	" p.diff)" = 1 &&
+	grep -q "^@@ -32,7 +32,8 @@$" p.diff &&
+	(cd tree4 && git apply --check ../p.diff && git apply ../p.diff) &&
+	sed -n 35,36p tree4/drivers/demo/port.c >got &&
+	printf "\tlockdep_allow_unordered_unlock(&a->lock);\n\tspin_unlock(&a->lock);\n" >want &&
+	test_cmp want got
+'
+
+test_expect_success 'bad unlock order without --source: the annotation in words, no rename' '
+	"$BIN/lockdep-report" --advise "$FIX/unlock-order.log" >out &&
+	grep -qx "    + lockdep_allow_unordered_unlock() on the lock released, on a line of its own before spin_unlock()" out &&
+	! grep -q "_non_nested" out
+'
+
 test_expect_success 'reclaim-fs inconsistency: no irq fix, the two choices, no patch' '
 	"$BIN/lockdep-report" --advise --source "$FIX/src" "$FIX/reclaim-fs.log" >out &&
 	grep -qx "  rule: reclaim-fs" out &&

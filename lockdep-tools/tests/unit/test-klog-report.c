@@ -79,7 +79,7 @@ static void release(struct got *g)
  * from t0700's guest: the release path's frames are out of line
  * (check_release_order, lock_release_order) and are not the culprit.
  */
-#define UNLOCK_ORDER							\
+#define UNLOCK_ORDER_LOCKS						\
 	"===================================\n"				\
 	"WARNING: bad unlock order detected!\n"			\
 	"6.1.192+ #4 Not tainted\n"					\
@@ -90,7 +90,8 @@ static void release(struct got *g)
 	"\n"								\
 	"but this lock, taken after it, is still held:\n"		\
 	"ffffffffa0002138 (&b_key){+.+.}-{2:2}, at: scenario_unlock_order+0x1c/0x38 [t]\n" \
-	"\n"								\
+	"\n"
+#define UNLOCK_ORDER_TRACE						\
 	"stack backtrace:\n"						\
 	"CPU: 1 PID: 64 Comm: lockdep-agent Not tainted 6.1.192+ #4\n"	\
 	"Call Trace:\n"							\
@@ -105,6 +106,56 @@ static void release(struct got *g)
 	" scenario_unlock_order+0x28/0x38 [t]\n"			\
 	" trigger_write+0xd9/0x120 [t]\n"				\
 	" </TASK>\n"
+#define UNLOCK_ORDER UNLOCK_ORDER_LOCKS UNLOCK_ORDER_TRACE
+
+/*
+ * The v3 series' report of the same: the annotation to use named in two
+ * lines, and the locks held.
+ */
+#define UNLOCK_ORDER_V3							\
+	UNLOCK_ORDER_LOCKS						\
+	"If releasing out of order is intended, annotate the release\n" \
+	"with lockdep_allow_unordered_unlock() on that lock.\n"	\
+	"\n"								\
+	"other info that might help us debug this:\n"			\
+	"2 locks held by lockdep-agent/64:\n"				\
+	" #0: ffffffffa0002198 (&a_key){+.+.}-{2:2}, at: scenario_unlock_order+0x10/0x38 [t]\n" \
+	" #1: ffffffffa0002138 (&b_key){+.+.}-{2:2}, at: scenario_unlock_order+0x1c/0x38 [t]\n" \
+	"\n"								\
+	UNLOCK_ORDER_TRACE
+
+/* The lock released and the one still held, in both shapes. */
+static void test_unlock_order_roles(void **state)
+{
+	const char *logs[] = { UNLOCK_ORDER, UNLOCK_ORDER_V3 };
+	const struct ldr_lock *l;
+	struct got g;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		parse(&g, logs[i]);
+		assert_int_equal(g.n, 1);
+		assert_string_equal(g.r[0]->title,
+				    "bad unlock order in scenario_unlock_order");
+		assert_true(g.r[0]->nr_locks >= 2);
+		l = &g.r[0]->locks[0];
+		assert_int_equal(l->role, LDR_ROLE_RELEASING);
+		assert_string_equal(l->name, "&a_key");
+		assert_true(l->has_addr);
+		l = &g.r[0]->locks[1];
+		assert_int_equal(l->role, LDR_ROLE_EXPECTED);
+		assert_string_equal(l->name, "&b_key");
+		/* the series' hint is no message of the report's own */
+		assert_null(g.r[0]->message);
+		release(&g);
+	}
+	parse(&g, UNLOCK_ORDER_V3);
+	assert_int_equal(g.r[0]->nr_notes, 2);
+	assert_string_equal(g.r[0]->notes[0],
+			    "If releasing out of order is intended, annotate the release");
+	release(&g);
+}
 
 static void test_unlock_order_title(void **state)
 {
@@ -344,6 +395,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_complete_report),
 		cmocka_unit_test(test_unlock_order_title),
+		cmocka_unit_test(test_unlock_order_roles),
 		cmocka_unit_test(test_caller_deinterleave),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_cut_by_fault),
