@@ -27,7 +27,8 @@
 # /dev/vda... without -r); the guest's writes to it are discarded, the
 # file is never written (run-qemu.sh -R).
 #
-# The kernel's lockdep dependency events (kernel-patches/ 0009) are on
+# The kernel's lockdep dependency events (kernel-patches/, the
+# tracepoints patch) are on
 # from early boot (trace_event= on the command line, with a trace buffer
 # of 4 MiB a CPU so that a boot's and a workload's fit until the agent
 # streams them, and the global trace clock: with the default one, the

@@ -29,13 +29,12 @@ else
 		git -C "$KREPO" worktree add -f --detach "$SCRATCH" pristine
 fi
 
-# smake CONFIG ARGS...: make in the scratch tree, objects in $SCRATCH.CONFIG
+# smake CONFIG ARGS...: kmake (lib.sh) in the scratch tree, objects in
+# $SCRATCH.CONFIG
 smake() {
 	local cfg=$1
 	shift
-	CCACHE_DIR=$BUILD/ccache CCACHE_BASEDIR=$SCRATCH \
-		${NICE:+nice -n "$NICE"} make -C "$SCRATCH" O="$SCRATCH.$cfg" \
-		ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+	KSRC=$SCRATCH kmake O="$SCRATCH.$cfg" "$@"
 }
 
 for cfg in prove noprove; do

@@ -11,8 +11,7 @@
 #   irq-then-abba-2  U with hardirqs on, then S, in a kthread: U -> S, a
 #                    circular dependency with that S -> U
 # Both reports must be printed, and S -> U must be in the export (the
-# debugfs file lockdep/graph if the kernel has it, else
-# /proc/lockdep_graph, read in the guest after the pair) and in the
+# debugfs file lockdep/graph, read in the guest after the pair) and in the
 # lockdep_dependency events the agent streamed (raw/events). The boot
 # lands in $BUILD/vm/t0310-pair/.
 
@@ -29,7 +28,6 @@ cat >"$TRASH/pair.sh" <<'EOF'
 /kselftest/lockdep/scenarios.sh irq-then-abba-1 irq-then-abba-2
 rc=$?
 graph=/sys/kernel/debug/lockdep/graph
-[ -r $graph ] || graph=/proc/lockdep_graph
 echo "export $graph"
 awk '$1 == "class" && ($NF == "irq_abba_s" || $NF == "irq_abba_u") {
 		pair[$2] = 1

@@ -9,8 +9,7 @@
 # lockdep.report_all=1 runs held-lock-freed, user-return and
 # held-at-exit, each through the kernel tree's kselftest
 # (tools/testing/selftests/lockdep/scenarios.sh), and reads the graph
-# export (the debugfs file lockdep/graph if the kernel has it, else
-# /proc/lockdep_graph) before and after each: each report printed, and
+# export (the debugfs file lockdep/graph) before and after each: each report printed, and
 # no dependency out of that scenario's class added. user-return and
 # held-at-exit are checked only for dependencies into the print's
 # classes (the console's: console_sem, console_owner, the serial port
@@ -33,7 +32,6 @@ dir=$VMDIR/t0320-held
 cat >"$TRASH/held.sh" <<'EOF'
 #!/bin/sh
 graph=/sys/kernel/debug/lockdep/graph
-[ -r $graph ] || graph=/proc/lockdep_graph
 # deps_out CLASS: "FROM -> TO" per dependency out of class CLASS
 deps_out() {
 	awk -v c="$1" '$1 == "class" { n[$2] = $NF; if ($NF == c) out[$2] = 1 }

@@ -19,8 +19,8 @@
 #  - the freed lock's report prints with the validator off for it: no
 #    dependency out of the freed lock's class (registered by
 #    held-lock-freed, the boot's first trigger) in the graph export
-#    read before the module's unload (the debugfs file lockdep/graph,
-#    else /proc/lockdep_graph), which zaps its classes.
+#    read before the module's unload (the debugfs file lockdep/graph),
+#    which zaps its classes.
 #
 # Skipped unless the kasan kernel is built from the series as it is now
 # ('make kernel-kasan'). Boots land in $BUILD/vm/t0720-*/.
@@ -51,7 +51,6 @@ set -e
 # The freed lock's class and the dependencies out of it, read before the
 # unload zaps the module's classes.
 graph=/sys/kernel/debug/lockdep/graph
-[ -r $graph ] || graph=/proc/lockdep_graph
 awk '$1 == "class" && $NF == "freed_object_lock" { c[$2] = 1; print }
 	$1 == "dep" && ($2 in c)' $graph
 ko=$(find /lib/modules -name test_lockdep_scenarios.ko)
