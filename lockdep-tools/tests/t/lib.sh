@@ -48,6 +48,38 @@ test_skip_all() {
 	exit 0
 }
 
+# test_expect_code CODE CMD...: CMD exits with exactly CODE (git's
+# t/test-lib.sh). Use it, or test_must_fail, for every exit status a
+# test checks: a `cmd || rc=$?` chain hides an earlier failure.
+test_expect_code() {
+	local want=$1 got
+	shift
+	"$@"
+	got=$?
+	test "$got" = "$want" && return 0
+	echo "test_expect_code: '$*' exited $got, expected $want" >&2
+	return 1
+}
+
+# test_must_fail CMD...: CMD fails the way a tool fails, with a status
+# of its own: not 0, not "not found" (127), not killed by a signal.
+test_must_fail() {
+	local got
+	"$@"
+	got=$?
+	if test "$got" = 0; then
+		echo "test_must_fail: '$*' succeeded" >&2
+		return 1
+	elif test "$got" = 127; then
+		echo "test_must_fail: '$*': command not found" >&2
+		return 1
+	elif test "$got" -gt 128 && test "$got" -le 192; then
+		echo "test_must_fail: '$*' killed by signal $((got - 128))" >&2
+		return 1
+	fi
+	return 0
+}
+
 # test_cmp EXPECTED ACTUAL: diff, shown on failure.
 test_cmp() {
 	diff -u "$1" "$2"
