@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,8 @@ static void print_help(void)
 	      "      --fail-on=COND  exit 1 if a condition is met; COND is\n"
 	      "                      new-report, new-cycle, new-dependency or\n"
 	      "                      headroom=PCT (a limit of B with less than\n"
-	      "                      PCT percent left), comma-separated\n"
+	      "                      PCT percent left; PCT: digits, a\n"
+	      "                      fraction after a point), comma-separated\n"
 	      "      --max-cycles=N  list at most N cycles per strongly\n"
 	      "                      connected component (default 100, 0: all)\n"
 	      "  -h, --help          show this help\n"
@@ -57,33 +59,76 @@ static void print_help(void)
 	      "condition met, 2 error, 64 usage error.\n", stdout);
 }
 
-static int parse_fail_on(char *arg, struct diff_fail_on *f)
+/*
+ * A percentage as a person writes one: digits, and a fraction after a
+ * point, from 0 to 100. strtod() alone takes "nan" (which no comparison
+ * ever meets), "inf", "-0", "+5", " 5", hex and exponents.
+ */
+static int parse_pct(const char *s, double *pct)
 {
-	char *tok, *save = NULL, *end;
+	size_t int_digits = strspn(s, "0123456789"), frac_digits = 0;
 
-	for (tok = strtok_r(arg, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "new-report")) {
+	if (s[int_digits] == '.')
+		frac_digits = strspn(s + int_digits + 1, "0123456789");
+	if (!int_digits || s[int_digits + (frac_digits ? frac_digits + 1 : 0)] ||
+	    int_digits > 3)
+		return -1;
+	*pct = strtod(s, NULL);
+	return *pct <= 100 ? 0 : -1;
+}
+
+/* A count: decimal digits only, no sign, no space, no wrap. */
+static int parse_count(const char *s, size_t *v)
+{
+	unsigned long long n;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return -1;
+	errno = 0;
+	n = strtoull(s, NULL, 10);
+	if (errno || n > SIZE_MAX)
+		return -1;
+	*v = (size_t)n;
+	return 0;
+}
+
+static int parse_fail_on(const char *arg, struct diff_fail_on *f)
+{
+	const char *tok = arg, *comma;
+	char cond[32];
+	double pct;
+	size_t len;
+
+	do {
+		comma = strchrnul(tok, ',');
+		len = (size_t)(comma - tok);
+		if (len >= sizeof(cond))
+			len = sizeof(cond) - 1;	/* unknown anyway */
+		memcpy(cond, tok, len);
+		cond[len] = '\0';
+		if (!strcmp(cond, "new-report")) {
 			f->conditions |= DIFF_FAIL_NEW_REPORT;
-		} else if (!strcmp(tok, "new-cycle")) {
+		} else if (!strcmp(cond, "new-cycle")) {
 			f->conditions |= DIFF_FAIL_NEW_CYCLE;
-		} else if (!strcmp(tok, "new-dependency")) {
+		} else if (!strcmp(cond, "new-dependency")) {
 			f->conditions |= DIFF_FAIL_NEW_DEP;
-		} else if (!strncmp(tok, "headroom=", 9)) {
-			errno = 0;
-			f->headroom_pct = strtod(tok + 9, &end);
-			if (end == tok + 9 || *end || errno ||
-			    f->headroom_pct < 0 || f->headroom_pct > 100)
-				return cli_usage_error("invalid --fail-on headroom '%s': expected a percentage from 0 to 100",
-						       tok + 9);
+		} else if (!strncmp(cond, "headroom=", 9)) {
+			if (parse_pct(cond + 9, &pct))
+				return cli_usage_error("invalid --fail-on headroom '%.*s': expected a percentage from 0 to 100 (digits, a fraction after a point)",
+						       (int)(comma - tok - 9), tok + 9);
+			if ((f->conditions & DIFF_FAIL_HEADROOM) &&
+			    pct != f->headroom_pct)
+				return cli_usage_error("--fail-on headroom given twice: %g and %g",
+						       f->headroom_pct, pct);
+			f->headroom_pct = pct;
 			f->conditions |= DIFF_FAIL_HEADROOM;
 		} else {
-			return cli_usage_error("unknown --fail-on condition '%s'",
-					       tok);
+			return cli_usage_error("%s --fail-on condition '%.*s'",
+					       comma == tok ? "empty" : "unknown",
+					       (int)(comma - tok), tok);
 		}
-	}
-	if (!f->conditions)
-		return cli_usage_error("empty --fail-on");
+		tok = comma + 1;
+	} while (*comma);
 	return 0;
 }
 
@@ -162,7 +207,6 @@ int main(int argc, char **argv)
 	const char *db = NULL;
 	unsigned int failed = 0;
 	struct diff d;
-	char *end;
 	int c, s, ret = EXIT_FATAL;
 
 	cli_init(argv[0], usage_line);
@@ -182,9 +226,7 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'M':
-			errno = 0;
-			opts.max_cycles = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || errno || *optarg == '-')
+			if (parse_count(optarg, &opts.max_cycles))
 				return cli_usage_error("invalid --max-cycles '%s': expected a count",
 						       optarg);
 			break;

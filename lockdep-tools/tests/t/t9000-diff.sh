@@ -289,4 +289,26 @@ test_expect_success 'classes that differ only after a NUL byte stay two classes'
 	grep -qF "nul\\0AAA" out && grep -qF "nul\\0BBB" out
 '
 
+test_expect_success '--fail-on and --max-cycles: every number parsed strictly' '
+	for arg in headroom=nan headroom=NaN headroom=nan\(1\) headroom=inf \
+		headroom=infinity headroom=-0 headroom=-1 headroom=+5 \
+		"headroom= 5" headroom=5x headroom=0x10 headroom=1e1 headroom=5. \
+		headroom=.5 headroom=5% headroom=100.01 headroom= \
+		headroom=1,headroom=2 new-report,,new-cycle new-report, ,new-cycle; do
+		test_expect_code 64 diff_ --db "$DB" "--fail-on=$arg" a b >out 2>err &&
+		grep -q "^usage:" err &&
+		test_cmp /dev/null out || { echo "--fail-on=$arg"; cat err; exit 1; }
+	done &&
+	for arg in " 5" +5 -1 " -1" 5x 0x10 18446744073709551616 ""; do
+		test_expect_code 64 diff_ --db "$DB" "--max-cycles=$arg" a b \
+			>out 2>err &&
+		grep -q "invalid --max-cycles" err || { echo "--max-cycles=$arg"; cat err; exit 1; }
+	done &&
+	test_expect_code 1 diff_ --db "$DB" --fail-on=headroom=2.5 a b >/dev/null 2>err &&
+	grep -q "headroom=2.5:" err &&
+	diff_ --db "$DB" --fail-on=headroom=2.25,headroom=2.25 --max-cycles=0 a b >/dev/null &&
+	diff_ --db "$DB" --fail-on=headroom=0 a b >/dev/null &&
+	test_expect_code 1 diff_ --db "$DB" --fail-on=headroom=100 a b >/dev/null
+'
+
 test_done
