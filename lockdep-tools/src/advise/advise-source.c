@@ -189,32 +189,123 @@ static int source_open(const char *dir, const char *rel, const char **refused)
 	return fd;
 }
 
+/*
+ * @rel with no empty, "." or ".." component, as git apply wants a
+ * patch's paths ("invalid path" else): drivers/x/../y/z.c, the shape of
+ * some drivers' DWARF names, is drivers/y/z.c. NULL when a ".." climbs
+ * above the start, or nothing is left.
+ */
+static char *plain_path(const char *rel, bool *had_dotdot)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = rel, *end;
+	size_t len;
+
+	*had_dotdot = false;
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '/');
+		len = (size_t)(end - p);
+		if (!len || (len == 1 && *p == '.'))
+			continue;
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash;
+
+			*had_dotdot = true;
+			if (!sb.len) {
+				strbuf_release(&sb);
+				return NULL;
+			}
+			/* the last component goes: buf holds no NUL here */
+			slash = strrchr(sb.buf, '/');
+			sb.len = slash ? (size_t)(slash - sb.buf) : 0;
+			sb.buf[sb.len] = '\0';
+			continue;
+		}
+		if (sb.len)
+			strbuf_addch(&sb, '/');
+		strbuf_add(&sb, p, len);
+	}
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static bool same_file(int a, int b)
+{
+	struct stat sa, sb;
+
+	return !fstat(a, &sa) && !fstat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * Open @rel beneath @dir by its plain path (*@plain, for the patch).
+ * A ".." after a symbolic link climbs from where the link leads, not
+ * from where the name says: the plain path must name the file the name
+ * itself resolves to, or the patch would edit another file.
+ */
+static int source_open_plain(const char *dir, const char *rel, char **plain,
+			     const char **refused)
+{
+	bool dotdot;
+	int fd, as_named;
+
+	*plain = plain_path(rel, &dotdot);
+	if (!*plain) {
+		*refused = "it leads outside the directory";
+		return -1;
+	}
+	fd = source_open(dir, *plain, refused);
+	if (fd < 0 || !dotdot)
+		goto out;
+	as_named = source_open(dir, rel, refused);
+	if (as_named < 0 || !same_file(fd, as_named)) {
+		if (!*refused)
+			*refused = "a \"..\" in its name follows a symbolic link: its plain path names another file";
+		close(fd);
+		fd = -1;
+	}
+	if (as_named >= 0)
+		close(as_named);
+out:
+	if (fd < 0) {
+		free(*plain);
+		*plain = NULL;
+	}
+	return fd;
+}
+
 static int source_load(struct source *src, const char *dir, const char *rel,
 		       const char **refused)
 {
 	struct strbuf line = STRBUF_INIT;
 	size_t bytes = 0;
 	struct stat st;
+	char *plain;
 	FILE *in;
 	int c, fd;
 
 	memset(src, 0, sizeof(*src));
-	fd = source_open(dir, rel, refused);
+	fd = source_open_plain(dir, rel, &plain, refused);
 	if (fd < 0)
 		return -1;
+	src->path = plain;
 	/* a regular file says its size: refuse a large one unread (the
 	 * count below still bounds one that grows while it is read) */
 	if (fstat(fd, &st) || st.st_size > (off_t)SOURCE_MAX_BYTES) {
 		*refused = "it is over 16 MiB";
 		close(fd);
+		source_release(src);
 		return -1;
 	}
 	in = fdopen(fd, "r");
 	if (!in) {
 		close(fd);
+		source_release(src);
 		return -1;
 	}
-	src->path = xstrdup(rel);
 	src->last_has_newline = true;
 	while ((c = getc(in)) != EOF) {
 		if (++bytes > SOURCE_MAX_BYTES) {

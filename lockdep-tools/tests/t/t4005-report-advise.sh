@@ -152,6 +152,34 @@ test_expect_success '--source: a FIFO, a device link and a file over 16 MiB are 
 	grep -q "it is over 16 MiB" out
 '
 
+# applies DIR PATCH: git apply and GNU patch both take PATCH in DIR
+applies() {
+	(cd "$1" && git apply --check "../$2" && patch -p1 --dry-run -s <"../$2")
+}
+
+test_expect_success 'a name with .., // or ./ gets its plain path in the patch' '
+	cp -r "$FIX/src" norm && mkdir norm/drivers/x &&
+	for name in drivers/x/../demo/port.c drivers//demo/./port.c \
+		./drivers/demo//port.c /home/dev/linux/drivers/x/../demo/port.c; do
+		sed "s|drivers/demo/port.c|$name|g" "$FIX/recursive-two.log" >norm.log &&
+		patch_of norm.log --source norm >p.diff &&
+		grep -qx "diff --git a/drivers/demo/port.c b/drivers/demo/port.c" p.diff &&
+		grep -qx -- "--- a/drivers/demo/port.c" p.diff &&
+		grep -qx "+++ b/drivers/demo/port.c" p.diff &&
+		applies norm p.diff || { echo "$name:"; cat p.diff; exit 1; }
+	done
+'
+
+test_expect_success 'a .. after a symbolic link: not patched under the plain name' '
+	cp -r "$FIX/src" lnk && mkdir -p lnk/lib/sub lnk/lib/demo &&
+	cp lnk/drivers/demo/port.c lnk/lib/demo/port.c &&
+	ln -s ../lib/sub lnk/drivers/y &&
+	sed "s|drivers/demo/port.c|drivers/y/../demo/port.c|g" "$FIX/recursive-two.log" >lnk.log &&
+	"$BIN/lockdep-report" --advise --source lnk lnk.log >out &&
+	grep -q "^  why: refused the frame at drivers/y/../demo/port.c:13 in port_link: under lnk, .* symbolic link" out &&
+	! grep -q "^  patch:" out
+'
+
 test_expect_success 'a source line without the call: the change in words, no patch' '
 	cp -r "$FIX/src" tree3 &&
 	sed -i "13s/.*/	do_something_else();/" tree3/drivers/demo/port.c &&
