@@ -315,6 +315,14 @@ static int source_load(struct source *src, const char *dir, const char *rel,
 			source_release(src);
 			return -1;
 		}
+		if (!c) {
+			/* a line is a C string: a patch would lose the rest */
+			*refused = "it holds a NUL byte";
+			strbuf_release(&line);
+			fclose(in);
+			source_release(src);
+			return -1;
+		}
 		if (c != '\n') {
 			strbuf_addch(&line, c);
 			continue;

@@ -101,6 +101,7 @@ void advice_release(struct advice *a)
 	free(a->changes);
 	free(a->patch);
 	free(a->no_patch);
+	free(a->patch_file);
 	memset(a, 0, sizeof(*a));
 }
 

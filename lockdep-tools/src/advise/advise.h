@@ -72,6 +72,8 @@ struct advice {
 	size_t nr_choices;
 	char *patch;		/* unified diff against the source, or NULL */
 	char *no_patch;		/* why there is no patch, or NULL */
+	char *patch_file;	/* where lockdep-report --patch-dir wrote
+				 * the patch, or NULL */
 };
 
 /*

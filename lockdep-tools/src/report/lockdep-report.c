@@ -7,6 +7,7 @@
  * the reports in flight, not by the size of the log.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "advise/advise.h"
 #include "parse/klog.h"
@@ -35,6 +37,10 @@ struct report_opts {
 	struct symboliser *sym;	/* --vmlinux/--modules, or NULL */
 	bool advise;		/* --advise */
 	const char *source;	/* --source=DIR, or NULL */
+	const char *patch_dir;	/* --patch-dir=DIR, or NULL */
+	int patch_dir_len;	/* ... without its trailing slashes */
+	int patch_dirfd;	/* ... opened, or -1 */
+	bool write_failed;	/* a patch could not be written there */
 	struct store *st;	/* --db: the reports' database */
 	bool failed;		/* a read of the database failed */
 	unsigned int shown, truncated;
@@ -43,11 +49,11 @@ struct report_opts {
 static const char usage_line[] =
 	"usage: lockdep-report [-j | --json] [-p | --pretty] [-l | --list]\n"
 	"                      [-t TYPE | --type=TYPE] [--vmlinux=FILE] [--modules=DIR]\n"
-	"                      [--cache=DIR | --no-cache] [--advise [--source=DIR]]\n"
-	"                      FILE...\n"
+	"                      [--cache=DIR | --no-cache]\n"
+	"                      [--advise [--source=DIR [--patch-dir=DIR]]] FILE...\n"
 	"       lockdep-report --db=FILE [--boot=ID | --all] [-l | --list | --show=ID]\n"
 	"                      [-j | --json] [-p | --pretty] [-t TYPE | --type=TYPE]\n"
-	"                      [--advise [--source=DIR]]\n";
+	"                      [--advise [--source=DIR [--patch-dir=DIR]]]\n";
 
 static void print_help(void)
 {
@@ -82,6 +88,9 @@ static void print_help(void)
 	      "      --source=DIR  ... and a unified diff of the change against\n"
 	      "                   the source tree DIR (implies --advise); only\n"
 	      "                   regular files beneath DIR are read\n"
+	      "      --patch-dir=DIR  ... and write each report's patch as it\n"
+	      "                   applies, with the source's bytes, to\n"
+	      "                   DIR/report-ID.patch (replaced if there)\n"
 	      "  -h, --help       show this help\n"
 	      "\n"
 	      "Types:", stdout);
@@ -92,6 +101,60 @@ static void print_help(void)
 	      "input could not be read or only in part), 2 fatal error,\n"
 	      "64 usage error.\n",
 	      stdout);
+}
+
+/*
+ * Write @a's patch to DIR/report-@id.patch as the bytes it holds (the
+ * text output escapes them for a terminal). A temporary file made new
+ * (O_EXCL, O_NOFOLLOW) is renamed over the name: a link planted there
+ * is replaced, never written through.
+ */
+static void write_patch(struct report_opts *o, unsigned int id,
+			struct advice *a)
+{
+	struct strbuf tmp = STRBUF_INIT, name = STRBUF_INIT;
+	size_t len = strlen(a->patch), off = 0;
+	unsigned int attempt;
+	ssize_t n;
+	int fd = -1, err = 0;
+
+	strbuf_addf(&name, "report-%u.patch", id);
+	for (attempt = 0; fd < 0 && attempt < 100; attempt++) {
+		strbuf_reset(&tmp);
+		strbuf_addf(&tmp, ".%s.%ld.%u", name.buf, (long)getpid(), attempt);
+		fd = openat(o->patch_dirfd, tmp.buf,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0)
+		err = errno;
+	while (!err && off < len) {
+		n = write(fd, a->patch + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			err = errno;
+		else
+			off += (size_t)n;
+	}
+	if (fd >= 0 && close(fd) && !err)
+		err = errno;
+	if (!err && renameat(o->patch_dirfd, tmp.buf, o->patch_dirfd, name.buf))
+		err = errno;
+	if (err && fd >= 0)
+		unlinkat(o->patch_dirfd, tmp.buf, 0);
+	strbuf_reset(&tmp);
+	strbuf_addf(&tmp, "%.*s/%s", o->patch_dir_len, o->patch_dir, name.buf);
+	if (err) {
+		error("unable to write '%s': %s", tmp.buf, strerror(err));
+		o->write_failed = true;
+		strbuf_release(&tmp);
+	} else {
+		a->patch_file = strbuf_detach(&tmp, NULL);
+	}
+	strbuf_release(&name);
 }
 
 static void show(struct ldr_report *r, void *data)
@@ -122,6 +185,8 @@ static void show(struct ldr_report *r, void *data)
 			symbolise_report(o->sym, r);
 		if (o->advise)
 			advise_report(r, o->source, &a);
+		if (o->advise && a.patch && o->patch_dirfd >= 0)
+			write_patch(o, r->id, &a);
 		switch (o->output) {
 		case OUT_JSON:
 			report_print_json(o->json, r, o->advise ? &a : NULL,
@@ -244,7 +309,7 @@ static int report_db(const char *db, int64_t boot, bool all, int64_t show_id,
 		jsonw_destroy(&o->json);
 	}
 	store_close(st);
-	if (o->failed)
+	if (o->failed || o->write_failed)
 		ret = -1;
 	return cli_exit(ret ? EXIT_FATAL :
 			o->truncated ? EXIT_PARTIAL : EXIT_OK);
@@ -265,12 +330,14 @@ int main(int argc, char **argv)
 		{ "modules", required_argument, NULL, 'M' },
 		{ "advise", no_argument, NULL, 'a' },
 		{ "source", required_argument, NULL, 's' },
+		{ "patch-dir", required_argument, NULL, 'P' },
 		{ "cache", required_argument, NULL, 'C' },
 		{ "no-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report_opts o = { .output = OUT_PLAIN, .type = -1 };
+	struct report_opts o = { .output = OUT_PLAIN, .type = -1,
+				 .patch_dirfd = -1 };
 	unsigned int next_id = 1, failed = 0, read_in_part = 0;
 	bool json = false, list = false, all = false;
 	const char *db = NULL;
@@ -328,6 +395,9 @@ int main(int argc, char **argv)
 		case 'N':
 			no_cache = true;
 			break;
+		case 'P':
+			o.patch_dir = optarg;
+			break;
 		case 's':
 			o.source = optarg;
 			/* fall through */
@@ -348,6 +418,21 @@ int main(int argc, char **argv)
 	if (o.source && !is_dir(o.source)) {
 		error("--source '%s' is not a directory", o.source);
 		return EXIT_USAGE;
+	}
+	if (o.patch_dir && !o.source)
+		return cli_usage_error("--patch-dir needs --source: a patch is made against a source tree");
+	if (o.patch_dir) {
+		size_t len = strlen(o.patch_dir);
+
+		o.patch_dirfd = open(o.patch_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (o.patch_dirfd < 0) {
+			error("--patch-dir '%s' is not a directory", o.patch_dir);
+			return EXIT_USAGE;
+		}
+		/* "pd/" names its files pd/report-1.patch */
+		while (len > 1 && o.patch_dir[len - 1] == '/')
+			len--;
+		o.patch_dir_len = (int)len;
 	}
 	if (db && (so.vmlinux || so.modules_dir))
 		return cli_usage_error("--vmlinux and --modules apply to log files, not --db "
@@ -395,7 +480,7 @@ int main(int argc, char **argv)
 		jsonw_end_array(o.json);
 		jsonw_destroy(&o.json);
 	}
-	if (failed == (unsigned int)(argc - optind))
+	if (failed == (unsigned int)(argc - optind) || o.write_failed)
 		return cli_exit(EXIT_FATAL);
 	return cli_exit(failed || read_in_part || o.truncated ? EXIT_PARTIAL :
 			EXIT_OK);

@@ -9,6 +9,19 @@
 #include "util/strbuf.h"
 #include "util/term-text.h"
 
+/* Whether a line of @patch changes when made safe for a terminal. */
+static bool patch_escaped(const char *patch)
+{
+	const char *p, *nl;
+
+	for (p = patch; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		if (term_text_changes(p, (size_t)(nl - p)))
+			return true;
+	}
+	return false;
+}
+
 void report_print_advice(FILE *out, const struct advice *a)
 {
 	size_t i;
@@ -44,10 +57,22 @@ void report_print_advice(FILE *out, const struct advice *a)
 		term_text_fputs(out, a->choices[i]);
 		fputc('\n', out);
 	}
+	if (a->patch_file) {
+		fputs("  patch file: ", out);
+		term_text_fputs(out, a->patch_file);
+		fputc('\n', out);
+	}
 	if (a->patch) {
 		const char *p = a->patch, *nl;
 
-		/* as git apply takes it, each line made safe for a terminal */
+		/*
+		 * as git apply takes it, each line made safe for a terminal:
+		 * where that changed a byte of the source, the lines below are
+		 * for reading, the file of --patch-dir for applying
+		 */
+		if (patch_escaped(a->patch))
+			fputs("  note: the patch below is escaped for a terminal (\\xNN); apply the one --patch-dir=DIR writes\n",
+			      out);
 		fputs("  patch:\n", out);
 		for (; *p; p = *nl ? nl + 1 : nl) {
 			struct strbuf line = STRBUF_INIT;
@@ -94,5 +119,6 @@ void report_json_advice(struct json_writer *w, const struct advice *a)
 	report_json_strings(w, "choices", a->choices, a->nr_choices);
 	jsonw_string_field(w, "patch", a->patch);
 	jsonw_string_field(w, "no_patch", a->no_patch);
+	jsonw_string_field(w, "patch_file", a->patch_file);
 	jsonw_end_object(w);
 }

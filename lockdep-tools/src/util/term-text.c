@@ -102,6 +102,13 @@ void term_text_add(struct strbuf *sb, const char *s, size_t len)
 	}
 }
 
+bool term_text_changes(const char *s, size_t len)
+{
+	size_t esc;
+
+	return safe_run((const unsigned char *)s, len, &esc) != len;
+}
+
 /* Runs, not bytes, and no buffer: symbolise prints many frames. */
 void term_text_fputs(FILE *out, const char *s)
 {

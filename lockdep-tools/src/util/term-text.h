@@ -13,6 +13,7 @@
 #ifndef UTIL_TERM_TEXT_H
 #define UTIL_TERM_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -22,5 +23,7 @@
 void term_text_add(struct strbuf *sb, const char *s, size_t len);
 /* Write the string @s (NULL: nothing) to @out, escaped. */
 void term_text_fputs(FILE *out, const char *s);
+/* Whether escaping changes the @len bytes at @s. */
+bool term_text_changes(const char *s, size_t len);
 
 #endif

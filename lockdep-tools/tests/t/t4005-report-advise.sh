@@ -180,6 +180,57 @@ test_expect_success 'a .. after a symbolic link: not patched under the plain nam
 	! grep -q "^  patch:" out
 '
 
+test_expect_success '--patch-dir: the patch as the file has it, control bytes and all' '
+	cp -r "$FIX/src" ctl &&
+	# CR before a newline, a form feed, an escape sequence, Latin-1
+	sed -i -e "10s|\$| /* caf\o351 */|" -e "11s/\$/\r/" -e "14s/^/\f/" \
+		-e "15s|\$| /* \o033[31m */|" ctl/drivers/demo/port.c &&
+	cp -r ctl ctl.orig && mkdir pd &&
+	"$BIN/lockdep-report" --source ctl --patch-dir pd "$FIX/recursive-two.log" >out &&
+	grep -qx "  patch file: pd/report-1.patch" out &&
+	grep -q "^  note: the patch below is escaped for a terminal" out &&
+	grep -qF " \\x0c	a->peer = b;" out &&
+	! grep -q "$(printf "\033")" out &&
+	test "$(ls pd)" = report-1.patch &&
+	applies ctl pd/report-1.patch &&
+	(cd ctl && git apply ../pd/report-1.patch) &&
+	sed "13s/spin_lock(&b->lock)/spin_lock_nested(\&b->lock, SINGLE_DEPTH_NESTING)/" \
+		ctl.orig/drivers/demo/port.c >want &&
+	cmp want ctl/drivers/demo/port.c &&
+	"$BIN/lockdep-report" --json --source ctl.orig --patch-dir pd "$FIX/recursive-two.log" >out.json &&
+	grep -q "\"patch_file\":\"pd/report-1.patch\"" out.json &&
+	"$BIN/lockdep-report" --json --source ctl.orig "$FIX/recursive-two.log" >out.json &&
+	grep -q "\"patch_file\":null" out.json
+'
+
+test_expect_success '--patch-dir: a planted link is replaced, not written through' '
+	mkdir pd2 && echo mine >victim &&
+	ln -s ../victim pd2/report-1.patch &&
+	"$BIN/lockdep-report" --source "$FIX/src" --patch-dir pd2 "$FIX/recursive-two.log" >out &&
+	echo mine >want && test_cmp want victim &&
+	test -f pd2/report-1.patch && ! test -L pd2/report-1.patch &&
+	cp -r "$FIX/src" src2 && applies src2 pd2/report-1.patch &&
+	test "$(ls -A pd2)" = report-1.patch &&
+	mkdir pd3 pd3/report-1.patch &&
+	test_expect_code 2 "$BIN/lockdep-report" --source "$FIX/src" --patch-dir pd3 \
+		"$FIX/recursive-two.log" >out 2>err &&
+	grep -q "pd3/report-1.patch" err &&
+	test "$(ls -A pd3)" = report-1.patch
+'
+
+test_expect_success '--patch-dir: usage errors; a source with a NUL byte is refused' '
+	test_expect_code 64 "$BIN/lockdep-report" --source "$FIX/src" --patch-dir /nonexistent \
+		"$FIX/recursive-two.log" >out 2>err &&
+	grep -q "not a directory" err &&
+	test_expect_code 64 "$BIN/lockdep-report" --advise --patch-dir . \
+		"$FIX/recursive-two.log" >out 2>err &&
+	grep -q "patch-dir needs --source" err &&
+	cp -r "$FIX/src" nul && printf "/* \000 */\n" >>nul/drivers/demo/port.c &&
+	"$BIN/lockdep-report" --source nul "$FIX/recursive-two.log" >out &&
+	grep -q "^  why: refused the frame at drivers/demo/port.c:13 in port_link: under nul, it holds a NUL byte" out &&
+	! grep -q "^  patch:" out
+'
+
 test_expect_success 'a source line without the call: the change in words, no patch' '
 	cp -r "$FIX/src" tree3 &&
 	sed -i "13s/.*/	do_something_else();/" tree3/drivers/demo/port.c &&
