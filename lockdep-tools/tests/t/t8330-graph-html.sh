@@ -161,6 +161,34 @@ test_expect_success 'a screenshot of the explorer, kept in build/test-artifacts'
 	test "$(wc -c <"$ART/explorer.png")" -gt 20000
 '
 
+# ring N FILE: a /proc/lockdep whose N classes make one cycle
+ring() {
+	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++)
+		printf "(____ptrval____) FD:    1 BD:    1 +.+.: ring_%d\n -> [(____ptrval____)] ring_%d\n\n", i, (i + 1) % n }' >"$2"
+}
+
+test_expect_success 'a cycle of 20,000 classes opens bounded, and is walked a view at a time' '
+	mkdir ring && ring 20000 ring/lockdep &&
+	test_expect_code 1 "$BIN/lockdep-collect" --db ring.db --proc-dir ring --label ring >/dev/null 2>&1 &&
+	graph --db ring.db -T html -o ring.html &&
+	browse "$TRASH/ring.html" "view:,later:,view:,path:ring_5+ring_4" --dump-dom >dom.html &&
+	selftest_result dom.html >result &&
+	cat result &&
+	sed -n 1p result >first &&
+	grep -qx "view: 150 classes, 149 dependencies drawn, 149 listed; cycle 1: dependencies 1–149 of 20000 drawn (a view holds 150 classes)" first &&
+	grep -qx "later: ok dependencies 150–298 of 20000" result &&
+	sed -n 3p result | grep -q "^view: 150 classes, 149 dependencies drawn, 149 listed; " &&
+	grep -q "^path ring_5 &gt; ring_4: ok 19999 dependencies: ring_5 → ring_6 → .* → … 19990 more … → ring_3 → ring_4$" result &&
+	test "$(grep -o "<g class=\"node" dom.html | wc -l)" = 150 &&
+	sed -n "s/.*<ol id=\"cycles\" class=\"list\">\(.*\)/\1/p" dom.html | cut -d"<" -f2 >cycle-item &&
+	grep -q "… 19991 more …" cycle-item &&
+	test "$(wc -c <cycle-item)" -lt 400 &&
+	mkdir -p "$ART" && rm -f "$ART/explorer-long-cycle.png" &&
+	browse "$TRASH/ring.html" "view:" --window-size=1400,900 \
+		--screenshot="$ART/explorer-long-cycle.png" >/dev/null &&
+	head -c 8 "$ART/explorer-long-cycle.png" | od -An -c | grep -q "P   N   G"
+'
+
 test_expect_success '-T html: --class opens on it; other selections refused' '
 	graph --db "$DB" --boot fixture --class rtnl_mutex -T html -o c.html &&
 	grep -q "\"focus\":[0-9]" c.html &&

@@ -5,13 +5,17 @@
  * holds). Nothing is laid out until asked for: a view is a few dozen
  * classes (one class and its most relevant neighbours, a cycle, an irq
  * path, a report's chain, a path between two classes), laid out here in
- * layers, left to right, as dot would. Every name came from a guest: it
- * reaches the page through textContent and property values only.
+ * layers, left to right, as dot would. No view holds more than
+ * MAX_SHOWN classes: a longer cycle or path is drawn a stretch at a time
+ * (the reader steps along it), its text elided in the middle. Every
+ * name came from a guest: it reaches the page through textContent and
+ * property values only.
  *
- * #selftest=search:NAME,expand:NAME,path:FROM+TO,edge:FROM+TO (each
- * name encodeURIComponent'd, which leaves no ',', ':' or '+' in it) drives the page as a reader would, clicks
- * included, and writes what happened into #selftest-result: the tool
- * test reads it from chromium --dump-dom.
+ * #selftest=search:NAME,expand:NAME,path:FROM+TO,edge:FROM+TO,view:,
+ * later: (each name encodeURIComponent'd, which leaves no ',', ':' or
+ * '+' in it) drives the page as a reader would, clicks included, and
+ * writes what happened into #selftest-result: the tool test reads it
+ * from chromium --dump-dom.
  */
 'use strict';
 
@@ -24,6 +28,8 @@
 	const SVGNS = 'http://www.w3.org/2000/svg';
 	const BATCH = 10;		/* neighbours shown per click */
 	const MAX_SHOWN = 150;		/* a view stays readable */
+	const STRETCH = MAX_SHOWN - 1;	/* dependencies of a chain drawn at once */
+	const PATH_HEAD = 8, PATH_TAIL = 2;	/* names spelled out of a long chain */
 	const MAX_LIST = 300;		/* items of a side list */
 	const $ = (id) => document.getElementById(id);
 
@@ -86,6 +92,7 @@
 		selNode: -1,
 		selEdge: -1,
 		title: '',
+		chain: null,	/* a long cycle or path drawn in stretches */
 	};
 	const nodeEls = new Map();	/* node -> its <g> */
 	const edgeEls = new Map();	/* edge -> its <g> */
@@ -126,15 +133,36 @@
 		return k;
 	}
 
-	function setView(nodes, edges, title, focus) {
-		view.shown = new Set(nodes);
+	function setView(nodes, edges, title, focus, chain) {
+		view.shown = new Set(nodes.slice(0, MAX_SHOWN));
 		view.hi = new Set(edges);
 		view.focus = focus === undefined ? -1 : focus;
 		view.selNode = view.selEdge = -1;
-		view.title = title;
+		view.title = title + (nodes.length > MAX_SHOWN ? ': the first ' +
+			MAX_SHOWN + ' of its ' + nodes.length + ' classes drawn' : '');
+		view.chain = chain || null;
 		render(true);
 		if (edges.length)
-			showEdges(title, edges);
+			showEdges(view.title, edges.filter((e) =>
+				view.shown.has(EDGES[e][E_FROM]) && view.shown.has(EDGES[e][E_TO])));
+	}
+
+	/*
+	 * A cycle or path: its dependencies in order. One longer than a view
+	 * holds is drawn STRETCH dependencies at a time from the one at @at,
+	 * the details listing those, with a step to the ones before and after.
+	 */
+	function chainView(edges, title, at) {
+		if (edges.length <= STRETCH) {
+			setView(edgesNodes(edges), edges, title);
+			return;
+		}
+		at = Math.max(0, Math.min(at, edges.length - STRETCH));
+		const part = edges.slice(at, at + STRETCH);
+		setView(edgesNodes(part), part, title + ': dependencies ' + (at + 1) +
+			'\u2013' + (at + part.length) + ' of ' + edges.length +
+			' drawn (a view holds ' + MAX_SHOWN + ' classes)', -1,
+			{ edges: edges, title: title, at: at });
 	}
 
 	function focusClass(n) {
@@ -155,11 +183,18 @@
 		return [...s];
 	}
 
+	/* "a → b → c"; a long chain's middle counted, not spelled out */
 	function pathText(edges) {
 		if (!edges.length)
 			return '';
-		return [name(EDGES[edges[0]][E_FROM])].concat(
-			edges.map((e) => name(EDGES[e][E_TO]))).join(' \u2192 ');
+		const names = (list) => list.map((e) => name(EDGES[e][E_TO]));
+		const first = name(EDGES[edges[0]][E_FROM]);
+		if (edges.length + 1 <= PATH_HEAD + PATH_TAIL + 2)
+			return [first].concat(names(edges)).join(' \u2192 ');
+		const skipped = edges.length + 1 - PATH_HEAD - PATH_TAIL;
+		return [first].concat(names(edges.slice(0, PATH_HEAD - 1)),
+			['\u2026 ' + skipped + ' more \u2026'],
+			names(edges.slice(-PATH_TAIL))).join(' \u2192 ');
 	}
 
 	/* ---- layout: layers left to right, as dot's rankdir=LR ---- */
@@ -581,12 +616,33 @@
 		}
 	}
 
+	/* A step along a long chain: to the stretch before, or after. */
+	function stepButton(dir) {
+		const c = view.chain, at = c.at + dir * STRETCH;
+		const from = Math.max(0, Math.min(at, c.edges.length - STRETCH));
+		const b = el('button', 'link ' + (dir < 0 ? 'chain-earlier' : 'chain-later'),
+			(dir < 0 ? '\u25c0 dependencies ' : 'dependencies ') + (from + 1) + '\u2013' +
+			(from + STRETCH) + (dir < 0 ? '' : ' \u25b6'));
+		b.type = 'button';
+		b.addEventListener('click', () => chainView(c.edges, c.title, at));
+		return b;
+	}
+
 	/* A cycle's, a path's or a report's dependencies, each with its site. */
 	function showEdges(title, edges) {
 		const body = $('detail-body');
 		clear(body);
 		body.appendChild(el('h2', null, 'Dependencies'));
 		body.appendChild(el('p', null, title));
+		if (view.chain) {
+			/* above the list, where the reader looks first */
+			const steps = el('p', 'chain-steps');
+			if (view.chain.at > 0)
+				steps.appendChild(stepButton(-1));
+			if (view.chain.at + STRETCH < view.chain.edges.length)
+				steps.appendChild(stepButton(1));
+			body.appendChild(steps);
+		}
 		const ol = el('ol', 'stack');
 		edges.forEach((e) => {
 			const li = el('li');
@@ -630,7 +686,7 @@
 		if (tag)
 			li.appendChild(el('span', 'tag', tag));
 		li.appendChild(document.createTextNode(pathText(edges)));
-		li.addEventListener('click', () => setView(edgesNodes(edges), edges, title));
+		li.addEventListener('click', () => chainView(edges, title, 0));
 		return li;
 	}
 
@@ -727,14 +783,14 @@
 		const p = a.n === b.n ? null : bfs(a.n, b.n);
 		if (p) {
 			res.textContent = p.length + ' dependenc' + (p.length === 1 ? 'y' : 'ies') + ': ' + pathText(p);
-			setView(edgesNodes(p), p, 'path ' + name(a.n) + ' \u2192 ' + name(b.n));
+			chainView(p, 'path ' + name(a.n) + ' \u2192 ' + name(b.n), 0);
 			return;
 		}
 		const r = a.n === b.n ? null : bfs(b.n, a.n);
 		res.textContent = 'no path from ' + name(a.n) + ' to ' + name(b.n) +
 			(r ? '; the other way: ' + r.length + ' dependencies: ' + pathText(r) : '');
 		if (r)
-			setView(edgesNodes(r), r, 'path ' + name(b.n) + ' \u2192 ' + name(a.n));
+			chainView(r, 'path ' + name(b.n) + ' \u2192 ' + name(a.n), 0);
 	}
 
 	$('path-find').addEventListener('click', findPath);
@@ -831,6 +887,18 @@
 					const ok = view.selEdge === e && dd[0] === ab[0] && dd[1] === ab[1];
 					lines.push('edge ' + ab[0] + ' > ' + ab[1] + ': ' + (ok ? 'ok' : 'FAIL') +
 						' site ' + dd[5] + '; first seen ' + dd[6] + '; ' + frames + ' frames');
+				} else if (cmd === 'view') {
+					lines.push('view: ' + nodeEls.size + ' classes, ' + edgeEls.size +
+						' dependencies drawn, ' +
+						$('detail-body').querySelectorAll('ol.stack > li').length +
+						' listed; ' + $('view-title').textContent);
+				} else if (cmd === 'later') {
+					const b = $('detail-body').querySelector('button.chain-later');
+					if (b)
+						click(b);
+					const t = $('view-title').textContent;
+					const m = /: (dependencies \d+\u2013\d+ of \d+) drawn/.exec(t);
+					lines.push('later: ' + (b && m ? 'ok ' + m[1] : 'FAIL ' + t));
 				} else {
 					lines.push(step + ': FAIL unknown step');
 				}
