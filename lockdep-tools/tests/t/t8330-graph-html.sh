@@ -189,6 +189,24 @@ test_expect_success 'a cycle of 20,000 classes opens bounded, and is walked a vi
 	head -c 8 "$ART/explorer-long-cycle.png" | od -An -c | grep -q "P   N   G"
 '
 
+test_expect_success 'a report naming 300 classes draws its first 150 and says so' '
+	cp ring.db rep.db &&
+	sqlite3 rep.db "INSERT INTO reports (id, boot_id, seq, type, title, dedup_key,
+			header, old_format, truncated, input, first_line, last_line, raw_dropped)
+		VALUES (7, 1, 1, '\''circular-dependency'\'', '\''a long chain'\'', '\''k'\'',
+			'\''h'\'', 0, 0, '\''log'\'', 1, 2, 0);
+		WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 299)
+		INSERT INTO report_locks (report_id, idx, role, name, class_name, version,
+			subclass, usage_bits, line)
+		SELECT 7, i, '\''chain'\'', '\''ring_'\'' || i, '\''ring_'\'' || i, 0, 0, 0, 1 FROM n" &&
+	graph --db rep.db -T html -o rep.html &&
+	browse "$TRASH/rep.html" "report:7,view:" --dump-dom >dom.html &&
+	selftest_result dom.html >result &&
+	cat result &&
+	grep -qx "report 7: ok" result &&
+	grep -qx "view: 150 classes, 149 dependencies drawn, 149 listed; report #7 (circular-dependency, boot 1 (ring)): a long chain: the first 150 of its 300 classes drawn" result
+'
+
 test_expect_success '-T html: --class opens on it; other selections refused' '
 	graph --db "$DB" --boot fixture --class rtnl_mutex -T html -o c.html &&
 	grep -q "\"focus\":[0-9]" c.html &&

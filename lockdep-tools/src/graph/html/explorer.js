@@ -11,8 +11,8 @@
  * name came from a guest: it reaches the page through textContent and
  * property values only.
  *
- * #selftest=search:NAME,expand:NAME,path:FROM+TO,edge:FROM+TO,view:,
- * later: (each name encodeURIComponent'd, which leaves no ',', ':' or
+ * #selftest=search:NAME,expand:NAME,path:FROM+TO,edge:FROM+TO,report:ID,
+ * view:,later: (each name encodeURIComponent'd, which leaves no ',', ':' or
  * '+' in it) drives the page as a reader would, clicks included, and
  * writes what happened into #selftest-result: the tool test reads it
  * from chromium --dump-dom.
@@ -887,6 +887,12 @@
 					const ok = view.selEdge === e && dd[0] === ab[0] && dd[1] === ab[1];
 					lines.push('edge ' + ab[0] + ' > ' + ab[1] + ': ' + (ok ? 'ok' : 'FAIL') +
 						' site ' + dd[5] + '; first seen ' + dd[6] + '; ' + frames + ' frames');
+				} else if (cmd === 'report') {
+					const li = [...$('reports').children].find((x) =>
+						x.textContent.startsWith('#' + arg + ' '));
+					if (li)
+						click(li);
+					lines.push('report ' + arg + ': ' + (li ? 'ok' : 'FAIL no such report'));
 				} else if (cmd === 'view') {
 					lines.push('view: ' + nodeEls.size + ' classes, ' + edgeEls.size +
 						' dependencies drawn, ' +
