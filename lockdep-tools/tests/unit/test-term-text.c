@@ -3,7 +3,7 @@
  * Unit tests of util/term-text.c: what a terminal could act on is
  * escaped (bidirectional controls too), well-formed UTF-8 is not, and
  * malformed UTF-8 (overlong, surrogates, cut, above U+10FFFF) is escaped
- * byte by byte.
+ * byte by byte; term_text_changes() agrees with the escaping.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +20,9 @@ static void check(const char *in, size_t len, const char *want)
 
 	term_text_add(&sb, in, len);
 	assert_string_equal(sb.buf, want);
+	/* term_text_changes() says whether the escaping changed anything */
+	assert_int_equal(term_text_changes(in, len),
+			 sb.len != len || memcmp(sb.buf, in, len) != 0);
 	strbuf_release(&sb);
 }
 
