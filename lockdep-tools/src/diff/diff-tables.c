@@ -6,6 +6,7 @@
  * rows, so a key is matched by a linear search over the rows read so
  * far; the lock graph, which can hold millions, is diff.c's.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,8 +194,11 @@ int diff_resolve_boot(struct store *st, const char *db, const char *spec,
 	long long v;
 	int rc;
 
+	/* an id is digits alone: "+1", " 1" or an id past 2^63 are labels */
+	errno = 0;
 	v = strtoll(spec, &end, 10);
-	if (*spec && !*end && v > 0) {
+	if (*spec && !*end && v > 0 && !errno &&
+	    strspn(spec, "0123456789") == strlen(spec)) {
 		rc = store_boot_exists(st, v);
 		if (rc < 0)
 			return -1;

@@ -311,4 +311,16 @@ test_expect_success '--fail-on and --max-cycles: every number parsed strictly' '
 	test_expect_code 1 diff_ --db "$DB" --fail-on=headroom=100 a b >/dev/null
 '
 
+test_expect_success 'a boot id is digits: "+1", " 1" and a huge number are labels' '
+	cp "$DB" lbl.db &&
+	sqlite3 lbl.db "UPDATE boots SET label = '\''+1'\'' WHERE id = 2" &&
+	diff_ --db lbl.db a +1 >out &&
+	grep -q "^B: boot 2 (+1) in " out &&
+	sqlite3 lbl.db "UPDATE boots SET label = '\'' 1'\'' WHERE id = 2" &&
+	diff_ --db lbl.db a " 1" >out &&
+	grep -q "^B: boot 2 ( 1) in " out &&
+	test_expect_code 2 diff_ --db lbl.db a 99999999999999999999 >out 2>err &&
+	grep -q "no boot with id or label .99999999999999999999." err
+'
+
 test_done
