@@ -94,18 +94,12 @@ static int parse_count(const char *s, size_t *v)
 
 static int parse_fail_on(const char *arg, struct diff_fail_on *f)
 {
-	const char *tok = arg, *comma;
-	char cond[32];
+	char *list = xstrdup(arg), *rest = list, *cond;
 	double pct;
-	size_t len;
+	int ret = 0;
 
-	do {
-		comma = strchrnul(tok, ',');
-		len = (size_t)(comma - tok);
-		if (len >= sizeof(cond))
-			len = sizeof(cond) - 1;	/* unknown anyway */
-		memcpy(cond, tok, len);
-		cond[len] = '\0';
+	/* strsep(), not strtok(): an empty condition is one, and refused */
+	while (!ret && (cond = strsep(&rest, ","))) {
 		if (!strcmp(cond, "new-report")) {
 			f->conditions |= DIFF_FAIL_NEW_REPORT;
 		} else if (!strcmp(cond, "new-cycle")) {
@@ -114,22 +108,22 @@ static int parse_fail_on(const char *arg, struct diff_fail_on *f)
 			f->conditions |= DIFF_FAIL_NEW_DEP;
 		} else if (!strncmp(cond, "headroom=", 9)) {
 			if (parse_pct(cond + 9, &pct))
-				return cli_usage_error("invalid --fail-on headroom '%.*s': expected a percentage from 0 to 100 (digits, a fraction after a point)",
-						       (int)(comma - tok - 9), tok + 9);
-			if ((f->conditions & DIFF_FAIL_HEADROOM) &&
-			    pct != f->headroom_pct)
-				return cli_usage_error("--fail-on headroom given twice: %g and %g",
-						       f->headroom_pct, pct);
-			f->headroom_pct = pct;
+				ret = cli_usage_error("invalid --fail-on headroom '%s': expected a percentage from 0 to 100 (digits, a fraction after a point)",
+						      cond + 9);
+			else if ((f->conditions & DIFF_FAIL_HEADROOM) &&
+				 pct != f->headroom_pct)
+				ret = cli_usage_error("--fail-on headroom given twice: %g and %g",
+						      f->headroom_pct, pct);
+			else
+				f->headroom_pct = pct;
 			f->conditions |= DIFF_FAIL_HEADROOM;
 		} else {
-			return cli_usage_error("%s --fail-on condition '%.*s'",
-					       comma == tok ? "empty" : "unknown",
-					       (int)(comma - tok), tok);
+			ret = cli_usage_error("%s --fail-on condition '%s'",
+					      *cond ? "unknown" : "empty", cond);
 		}
-		tok = comma + 1;
-	} while (*comma);
-	return 0;
+	}
+	free(list);
+	return ret;
 }
 
 /* A side: FILE:ID when FILE exists, else ID in --db. */

@@ -294,7 +294,8 @@ test_expect_success '--fail-on and --max-cycles: every number parsed strictly' '
 		headroom=infinity headroom=-0 headroom=-1 headroom=+5 \
 		"headroom= 5" headroom=5x headroom=0x10 headroom=1e1 headroom=5. \
 		headroom=.5 headroom=5% headroom=100.01 headroom= \
-		headroom=1,headroom=2 new-report,,new-cycle new-report, ,new-cycle; do
+		headroom=1,headroom=2 new-report,,new-cycle new-report, ,new-cycle \
+		headroom=1.000000000000000000000000000000x; do
 		test_expect_code 64 diff_ --db "$DB" "--fail-on=$arg" a b >out 2>err &&
 		grep -q "^usage:" err &&
 		test_cmp /dev/null out || { echo "--fail-on=$arg"; cat err; exit 1; }
@@ -307,6 +308,7 @@ test_expect_success '--fail-on and --max-cycles: every number parsed strictly' '
 	test_expect_code 1 diff_ --db "$DB" --fail-on=headroom=2.5 a b >/dev/null 2>err &&
 	grep -q "headroom=2.5:" err &&
 	diff_ --db "$DB" --fail-on=headroom=2.25,headroom=2.25 --max-cycles=0 a b >/dev/null &&
+	diff_ --db "$DB" --fail-on=headroom=2.0000000000000000000000000000000001 a b >/dev/null &&
 	diff_ --db "$DB" --fail-on=headroom=0 a b >/dev/null &&
 	test_expect_code 1 diff_ --db "$DB" --fail-on=headroom=100 a b >/dev/null
 '
