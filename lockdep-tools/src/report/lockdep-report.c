@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "advise/advise.h"
 #include "parse/klog.h"
@@ -24,6 +23,7 @@
 #include "symbolise/symbolise.h"
 #include "util/cli.h"
 #include "util/error.h"
+#include "util/file-replace.h"
 #include "util/json-writer.h"
 #include "util/strbuf.h"
 
@@ -105,54 +105,23 @@ static void print_help(void)
 
 /*
  * Write @a's patch to DIR/report-@id.patch as the bytes it holds (the
- * text output escapes them for a terminal). A temporary file made new
- * (O_EXCL, O_NOFOLLOW) is renamed over the name: a link planted there
- * is replaced, never written through.
+ * text output escapes them for a terminal), replacing what is there
+ * (util/file-replace.h: a planted link is replaced, not followed).
  */
 static void write_patch(struct report_opts *o, unsigned int id,
 			struct advice *a)
 {
-	struct strbuf tmp = STRBUF_INIT, name = STRBUF_INIT;
-	size_t len = strlen(a->patch), off = 0;
-	unsigned int attempt;
-	ssize_t n;
-	int fd = -1, err = 0;
+	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT;
 
 	strbuf_addf(&name, "report-%u.patch", id);
-	for (attempt = 0; fd < 0 && attempt < 100; attempt++) {
-		strbuf_reset(&tmp);
-		strbuf_addf(&tmp, ".%s.%ld.%u", name.buf, (long)getpid(), attempt);
-		fd = openat(o->patch_dirfd, tmp.buf,
-			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			    0666);
-		if (fd < 0 && errno != EEXIST)
-			break;
-	}
-	if (fd < 0)
-		err = errno;
-	while (!err && off < len) {
-		n = write(fd, a->patch + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			err = errno;
-		else
-			off += (size_t)n;
-	}
-	if (fd >= 0 && close(fd) && !err)
-		err = errno;
-	if (!err && renameat(o->patch_dirfd, tmp.buf, o->patch_dirfd, name.buf))
-		err = errno;
-	if (err && fd >= 0)
-		unlinkat(o->patch_dirfd, tmp.buf, 0);
-	strbuf_reset(&tmp);
-	strbuf_addf(&tmp, "%.*s/%s", o->patch_dir_len, o->patch_dir, name.buf);
-	if (err) {
-		error("unable to write '%s': %s", tmp.buf, strerror(err));
+	strbuf_addf(&path, "%.*s/%s", o->patch_dir_len, o->patch_dir, name.buf);
+	if (file_replace_at(o->patch_dirfd, name.buf, a->patch,
+			    strlen(a->patch))) {
+		error("unable to write '%s': %s", path.buf, strerror(errno));
 		o->write_failed = true;
-		strbuf_release(&tmp);
+		strbuf_release(&path);
 	} else {
-		a->patch_file = strbuf_detach(&tmp, NULL);
+		a->patch_file = strbuf_detach(&path, NULL);
 	}
 	strbuf_release(&name);
 }
