@@ -6,12 +6,12 @@
  * rows, so a key is matched by a linear search over the rows read so
  * far; the lock graph, which can hold millions, is diff.c's.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diff/diff.h"
 #include "store/store-int.h"
+#include "util/cli.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -190,21 +190,17 @@ int diff_resolve_boot(struct store *st, const char *db, const char *spec,
 		      int64_t *id)
 {
 	sqlite3_stmt *s;
-	char *end;
-	long long v;
+	unsigned long long v;
 	int rc;
 
 	/* an id is digits alone: "+1", " 1" or an id past 2^63 are labels */
-	errno = 0;
-	v = strtoll(spec, &end, 10);
-	if (*spec && !*end && v > 0 && !errno &&
-	    strspn(spec, "0123456789") == strlen(spec)) {
-		rc = store_boot_exists(st, v);
+	if (!cli_parse_uint(spec, INT64_MAX, &v) && v > 0) {
+		rc = store_boot_exists(st, (int64_t)v);
 		if (rc < 0)
 			return -1;
 		if (!rc)
-			return error("no boot %lld in '%s'", v, db);
-		*id = v;
+			return error("no boot %llu in '%s'", v, db);
+		*id = (int64_t)v;
 		return 0;
 	}
 	if (sqlite3_prepare_v2(st->db, "SELECT max(id) FROM boots WHERE label = ?",

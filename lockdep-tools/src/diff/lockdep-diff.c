@@ -5,7 +5,6 @@
  * deadlocks only the two boots together show. --fail-on turns chosen
  * findings into exit status 1 for CI.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -75,21 +74,6 @@ static int parse_pct(const char *s, double *pct)
 		return -1;
 	*pct = strtod(s, NULL);
 	return *pct <= 100 ? 0 : -1;
-}
-
-/* A count: decimal digits only, no sign, no space, no wrap. */
-static int parse_count(const char *s, size_t *v)
-{
-	unsigned long long n;
-
-	if (!*s || strspn(s, "0123456789") != strlen(s))
-		return -1;
-	errno = 0;
-	n = strtoull(s, NULL, 10);
-	if (errno || n > SIZE_MAX)
-		return -1;
-	*v = (size_t)n;
-	return 0;
 }
 
 static int parse_fail_on(const char *arg, struct diff_fail_on *f)
@@ -201,6 +185,7 @@ int main(int argc, char **argv)
 	const char *db = NULL;
 	unsigned int failed = 0;
 	struct diff d;
+	unsigned long long count;
 	int c, s, ret = EXIT_FATAL;
 
 	cli_init(argv[0], usage_line);
@@ -220,9 +205,10 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'M':
-			if (parse_count(optarg, &opts.max_cycles))
+			if (cli_parse_uint(optarg, SIZE_MAX, &count))
 				return cli_usage_error("invalid --max-cycles '%s': expected a count",
 						       optarg);
+			opts.max_cycles = (size_t)count;
 			break;
 		case 'h':
 			print_help();

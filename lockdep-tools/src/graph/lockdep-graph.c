@@ -177,15 +177,13 @@ static void boot_list_release(struct boot_list *l)
 /* The index in @all of boot @arg (an id, else a label), or -1. */
 static long find_boot(const struct boot_list *all, const char *arg)
 {
-	char *end;
-	long long id;
+	unsigned long long id;
 	size_t i;
 
-	errno = 0;
-	id = strtoll(arg, &end, 10);
-	if (!errno && end != arg && !*end)
+	/* an id is digits alone: "+1" or " 1" is a label */
+	if (!cli_parse_uint(arg, INT64_MAX, &id))
 		for (i = 0; i < all->nr; i++)
-			if (all->ids[i] == id)
+			if (all->ids[i] == (int64_t)id)
 				return (long)i;
 	for (i = 0; i < all->nr; i++)
 		if (all->labels[i] && !strcmp(all->labels[i], arg))
@@ -674,16 +672,6 @@ out:
 	return ret;
 }
 
-static int parse_uint(const char *arg, unsigned long long max,
-		      unsigned long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(arg, &end, 10);
-	return end == arg || *end || errno || *arg == '-' || *v > max ? -1 : 0;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -738,12 +726,12 @@ int main(int argc, char **argv)
 			nsel++;
 			break;
 		case 'R':
-			if (parse_uint(optarg, 1000000, &v) || !v)
+			if (cli_parse_uint(optarg, 1000000, &v) || !v)
 				return cli_usage_error("invalid --radius: expected a positive number, not '%s'", optarg);
 			o.radius = (unsigned int)v;
 			break;
 		case 'P':
-			if (parse_uint(optarg, INT64_MAX, &v) || !v)
+			if (cli_parse_uint(optarg, INT64_MAX, &v) || !v)
 				return cli_usage_error("invalid --report: expected a positive id, not '%s'", optarg);
 			o.report = (int64_t)v;
 			o.sel = SEL_REPORT;
@@ -759,12 +747,12 @@ int main(int argc, char **argv)
 			nsel++;
 			break;
 		case 'M':
-			if (parse_uint(optarg, SIZE_MAX, &v))
+			if (cli_parse_uint(optarg, SIZE_MAX, &v))
 				return cli_usage_error("invalid --max-cycles: expected a number, not '%s'", optarg);
 			o.max_cycles = (size_t)v;
 			break;
 		case 'X':
-			if (parse_uint(optarg, UINT32_MAX, &v))
+			if (cli_parse_uint(optarg, UINT32_MAX, &v))
 				return cli_usage_error("invalid --max-nodes: expected a number, not '%s'", optarg);
 			o.max_nodes = (size_t)v;
 			break;

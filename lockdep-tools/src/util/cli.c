@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/cli.h"
@@ -49,4 +50,19 @@ int cli_exit(int ret)
 		return EXIT_FATAL;
 	}
 	return ret;
+}
+
+int cli_parse_uint(const char *arg, unsigned long long max,
+		   unsigned long long *v)
+{
+	unsigned long long n;
+
+	if (!*arg || strspn(arg, "0123456789") != strlen(arg))
+		return -1;
+	errno = 0;
+	n = strtoull(arg, NULL, 10);
+	if (errno || n > max)
+		return -1;
+	*v = n;
+	return 0;
 }

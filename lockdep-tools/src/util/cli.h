@@ -46,6 +46,15 @@ __attribute__((format(printf, 1, 2)))
 int cli_usage_error(const char *fmt, ...);
 
 /*
+ * A number of the command line (a count, a limit, an id): decimal
+ * digits alone, no sign, space or base prefix, at most @max. strtoull()
+ * alone takes " -1" (and wraps it), "+5" and " 5". Returns 0 and sets
+ * *@v, or -1.
+ */
+int cli_parse_uint(const char *arg, unsigned long long max,
+		   unsigned long long *v);
+
+/*
  * The tool's last word: @ret, unless standard output cannot be flushed
  * (ENOSPC, EIO: checked on the way out, as perf does), which is said
  * and is EXIT_FATAL.

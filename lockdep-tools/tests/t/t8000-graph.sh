@@ -233,4 +233,24 @@ test_expect_success 'help and the man page agree' '
 	groff -ww -z -man "$MAN" 2>err && test ! -s err
 '
 
+test_expect_success 'numbers are digits: a sign, a space or hex is refused, "+1" is a label' '
+	for opt in --max-nodes=+5 "--max-nodes= 5" --max-nodes=0x5 "--max-cycles= 1" \
+		--max-cycles=+1 "--max-cycles= -1" --report=+1 "--report= 1" \
+		--max-nodes=99999999999999999999; do
+		test_expect_code 64 graph --db "$DB" "$opt" >out 2>err &&
+		grep -q "^usage:" err || { echo "$opt"; cat err; exit 1; }
+	done &&
+	for opt in --radius=+1 "--radius= 1"; do
+		test_expect_code 64 graph --db "$DB" --class text_mutex "$opt" >out 2>err ||
+		{ echo "$opt"; cat err; exit 1; }
+	done &&
+	cp "$DB" lbl.db &&
+	sqlite3 lbl.db "UPDATE boots SET label = '\''+1'\'' WHERE id = 2" &&
+	graph --db lbl.db --boot +1 --cycles --list >out 2>err &&
+	grep -q "^boot 2 (+1) " out &&
+	sqlite3 lbl.db "UPDATE boots SET label = '\'' 1'\'' WHERE id = 2" &&
+	graph --db lbl.db --boot " 1" --cycles --list >out 2>err &&
+	grep -q "^boot 2 ( 1) " out
+'
+
 test_done
