@@ -213,14 +213,11 @@ static bool is_dir(const char *path)
 
 static int parse_id(const char *arg, int64_t *out)
 {
-	char *end;
-	long long v;
+	unsigned long long v;
 
-	errno = 0;
-	v = strtoll(arg, &end, 10);
-	if (end == arg || *end || v <= 0 || errno)
+	if (cli_parse_uint(arg, INT64_MAX, &v) || !v)
 		return -1;
-	*out = v;
+	*out = (int64_t)v;
 	return 0;
 }
 

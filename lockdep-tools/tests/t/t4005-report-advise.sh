@@ -231,6 +231,17 @@ test_expect_success '--patch-dir: usage errors; a source with a NUL byte is refu
 	! grep -q "^  patch:" out
 '
 
+test_expect_success '--db ids are digits: a sign, a space or a huge id is a usage error' '
+	"$BIN/lockdep-collect" --db ids.db --log "$FIX/recursive-two.log" >/dev/null 2>&1 &&
+	"$BIN/lockdep-report" --db ids.db --show=1 --source "$FIX/src" >out &&
+	grep -q "^  patch:" out &&
+	for opt in --show=+1 "--show= 1" --show=0x1 --boot=+1 "--boot= 1" \
+		--show=99999999999999999999; do
+		test_expect_code 64 "$BIN/lockdep-report" --db ids.db "$opt" >out 2>err &&
+		grep -q "expected a positive id" err || { echo "$opt"; cat err; exit 1; }
+	done
+'
+
 test_expect_success 'a source line without the call: the change in words, no patch' '
 	cp -r "$FIX/src" tree3 &&
 	sed -i "13s/.*/	do_something_else();/" tree3/drivers/demo/port.c &&
