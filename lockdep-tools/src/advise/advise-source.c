@@ -263,7 +263,7 @@ static int source_open_plain(const char *dir, const char *rel, char **plain,
 	as_named = source_open(dir, rel, refused);
 	if (as_named < 0 || !same_file(fd, as_named)) {
 		if (!*refused)
-			*refused = "a \"..\" in its name follows a symbolic link: its plain path names another file";
+			*refused = "a \"..\" in its name does not lead where its plain path does (a symbolic link, or a directory missing)";
 		close(fd);
 		fd = -1;
 	}

@@ -395,8 +395,8 @@ int main(int argc, char **argv)
 			error("--patch-dir '%s' is not a directory", o.patch_dir);
 			return EXIT_USAGE;
 		}
-		/* "pd/" names its files pd/report-1.patch */
-		while (len > 1 && o.patch_dir[len - 1] == '/')
+		/* "pd/" names its files pd/report-1.patch, "/" /report-1.patch */
+		while (len && o.patch_dir[len - 1] == '/')
 			len--;
 		o.patch_dir_len = (int)len;
 	}
