@@ -207,3 +207,11 @@ int open_file_strict(int dirfd, const char *rel, struct beneath_refusal *r)
 	errno = err;
 	return r->why ? -1 : fd;
 }
+
+int create_new_at(int dirfd, const char *name)
+{
+	if (unlinkat(dirfd, name, 0) && errno != ENOENT)
+		return -1;
+	return openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		      O_CLOEXEC, 0666);
+}

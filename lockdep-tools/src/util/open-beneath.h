@@ -56,4 +56,13 @@ int open_dir_strict(int dirfd, const char *rel, bool create,
  */
 int open_file_strict(int dirfd, const char *rel, struct beneath_refusal *r);
 
+/*
+ * Create @name in the directory @dirfd as a new file for writing: a
+ * stale file or a symbolic link of that name is removed first (never
+ * followed), and the file is created with O_EXCL | O_NOFOLLOW, so one
+ * made in between by someone else is an error (EEXIST), never written
+ * to. Returns the descriptor or -1 with errno.
+ */
+int create_new_at(int dirfd, const char *name);
+
 #endif

@@ -156,7 +156,7 @@ static void test_strict(void **state)
 {
 	struct fixture *fx = *state;
 	struct beneath_refusal r = { 0 };
-	char p[256];
+	char p[256], buf[16];
 	int fd;
 
 	fd = open_file_strict(fx->dirfd, "sub/in.c", &r);
@@ -183,6 +183,16 @@ static void test_strict(void **state)
 	snprintf(p, sizeof(p), "%s/sub/x", fx->tree);
 	assert_int_equal(access(p, F_OK), -1);
 
+	/* a planted link is replaced, not written through */
+	fd = create_new_at(fx->dirfd, "out-link.c");
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "new\n", 4), 4);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/secret.c", fx->top);
+	fd = open(p, O_RDONLY);
+	assert_int_equal(read(fd, buf, sizeof(buf)), 7);
+	close(fd);
+	assert_memory_equal(buf, "int x;\n", 7);
 }
 
 int main(void)
