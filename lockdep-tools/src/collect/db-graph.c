@@ -96,7 +96,13 @@ static int on_dep(const struct proc_graph_dep *d, void *data)
 {
 	struct graph_ctx *g = data;
 
-	return g->x ? store_export_dep(g->x, d) : -1;
+	int ret = g->x ? store_export_dep(g->x, d) : -1;
+
+	/* the kernel lists each once: a second record is not a replacement */
+	if (ret > 0)
+		return error("%s:%lu: dependency %u -> %u listed twice",
+			     g->input, d->line, d->from, d->to);
+	return ret;
 }
 
 static int on_chain(const struct proc_graph_chain *c, void *data)

@@ -56,6 +56,10 @@ int store_export_class(struct store_export *x,
 		       const struct store_export_key *key);
 int store_export_usage(struct store_export *x,
 		       const struct proc_graph_usage *u);
+/*
+ * Returns 0, -1 after an error, or 1 when the export listed the same
+ * dependency before (nothing changed: the caller names the line).
+ */
 int store_export_dep(struct store_export *x, const struct proc_graph_dep *d);
 int store_export_chain(struct store_export *x,
 		       const struct proc_graph_chain *c);

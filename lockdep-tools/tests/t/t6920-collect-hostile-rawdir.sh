@@ -40,4 +40,16 @@ test_expect_success 'a symbolic link to a directory beneath the raw directory is
 	done
 '
 
+test_expect_success 'a graph export listing one dependency twice is refused, naming the line' '
+	rm -rf dup && raw_from_fixtures dup "$FIX61" graph &&
+	g=dup/files$GRAPH_PATH &&
+	first=$(grep -n -m1 "^dep " "$g" | cut -d: -f1) &&
+	set -- $(sed -n "${first}p" "$g") &&
+	sed -i "$((first + 1))s/^dep .*/dep $2 $3 0x4 3 $6/" "$g" &&
+	raw_manifest dup "$(grep "^kmsg " dup/MANIFEST)" &&
+	test_expect_code 2 collect --db dup.db --raw-dir dup >id 2>err &&
+	grep -q "lockdep/graph:$((first + 1)): dependency $2 -> $3 listed twice" err &&
+	test "$(boots dup.db)" = 0
+'
+
 test_done
