@@ -400,6 +400,11 @@ static int db_config(struct db_sink *d)
 	if (gunzip(d->file.buf, d->file.len, CONFIG_MAX, &out, &why)) {
 		error("unable to decompress '%s': %s", d->input, why);
 		ret = db_fail(d);
+	} else if (strlen(out.buf) != out.len) {
+		/* stored as text: a NUL would silently end it there */
+		error("'%s': a NUL byte at offset %zu of the decompressed config",
+		      d->input, strlen(out.buf));
+		ret = db_fail(d);
 	} else if (store_boot_set(d->st, "config", out.buf)) {
 		ret = db_fail(d);
 	}

@@ -52,4 +52,31 @@ test_expect_success 'a graph export listing one dependency twice is refused, nam
 	test "$(boots dup.db)" = 0
 '
 
+# with_config NAME: raw directory NAME, its config.gz from stdin
+with_config() {
+	rm -rf "$1" && cp -r raw "$1" &&
+	cat >"$1/files/proc/config.gz" &&
+	raw_manifest "$1" "$(grep "^kmsg " raw/MANIFEST)"
+}
+
+test_expect_success 'config.gz: every gzip member is stored' '
+	{ printf "CONFIG_A=y\n" | gzip && printf "CONFIG_B=y\n" | gzip; } |
+		with_config two &&
+	test_expect_code 3 collect --db two.db --raw-dir two >id 2>err &&
+	printf "CONFIG_A=y\nCONFIG_B=y\n\n" >want &&
+	sqlite3 two.db "SELECT config FROM boots" >got &&
+	test_cmp want got
+'
+
+test_expect_success 'config.gz: trailing bytes or a NUL are refused, nothing stored' '
+	{ printf "CONFIG_A=y\n" | gzip && printf "junk"; } | with_config trail &&
+	test_expect_code 2 collect --db trail.db --raw-dir trail >id 2>err &&
+	grep -q "config.gz.*trailing" err &&
+	test "$(boots trail.db)" = 0 &&
+	printf "CONFIG_A=y\n\000CONFIG_B=y\n" | gzip | with_config nul &&
+	test_expect_code 2 collect --db nul.db --raw-dir nul >id 2>err &&
+	grep -q "config.gz.*NUL" err &&
+	test "$(boots nul.db)" = 0
+'
+
 test_done
