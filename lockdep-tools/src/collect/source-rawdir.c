@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,31 @@ static int bad_line(const struct manifest *m, size_t i, const char *what)
 }
 
 /*
+ * A MANIFEST number: decimal digits only (no sign, space or suffix) that
+ * fit 64 bits. strtoull() alone takes "+415", " 415" and "-1" (wrapped).
+ */
+static int parse_u64(const char *s, size_t len, uint64_t *v)
+{
+	size_t i;
+
+	if (!len)
+		return -1;
+	*v = 0;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9' ||
+		    *v > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
+			return -1;
+		*v = *v * 10 + (uint64_t)(s[i] - '0');
+	}
+	return 0;
+}
+
+static int parse_u64_str(const char *s, uint64_t *v)
+{
+	return parse_u64(s, strlen(s), v);
+}
+
+/*
  * "ENOENT", "unlisted", "errno-5" back to the err of a file_item in
  * *@err: 0, or -1 for an unknown reason (ITEM_UNLISTED is -1 too).
  */
@@ -113,7 +139,12 @@ static int reason_err(const char *name, int *err)
 		return 0;
 	}
 	if (!strncmp(name, "errno-", 6)) {
-		*err = atoi(name + 6);
+		uint64_t v;
+
+		/* item_err_name()'s form of an errno without a name */
+		if (parse_u64_str(name + 6, &v) || !v || v > INT_MAX)
+			return -1;
+		*err = (int)v;
 		return 0;
 	}
 	for (i = 1; i < 4096; i++) {
@@ -184,20 +215,19 @@ static int file_fields(const struct manifest *m, size_t i,
 		       struct collect_summary *sum, struct collect_sink *sink,
 		       char **f, size_t n)
 {
-	char rel[8192], disk[8400], *end;
+	char rel[8192], disk[8400];
 	FILE *fp;
 	const char *other;
 	enum item_status st;
 	struct file_item *it = NULL;
-	unsigned long long bytes;
+	uint64_t bytes;
 	size_t k;
 	int err = 0;
 
 	if (n < 4 || n > 5 || parse_status(f[1], &st) ||
 	    (st == ITEM_COMPLETE) != (n == 4))
 		return bad_line(m, i, "expected 'file STATUS PATH BYTES [REASON]'");
-	bytes = strtoull(f[3], &end, 10);
-	if (*end || end == f[3])
+	if (parse_u64_str(f[3], &bytes))
 		return bad_line(m, i, "the byte count is not a number");
 	k = listed_before(m, i, f[2]);
 	if (k)
@@ -267,25 +297,27 @@ static int file_line(const struct manifest *m, size_t i,
 	return ret;
 }
 
+/* "-", or FROM-TO[,FROM-TO]... with FROM <= TO */
 static int parse_gaps(struct kmsg_item *k, const char *s)
 {
-	unsigned long long from, to;
-	int used;
+	const char *dash, *end;
+	uint64_t from, to;
 
 	if (!strcmp(s, "-"))
 		return 0;
 	for (;;) {
-		if (sscanf(s, "%llu-%llu%n", &from, &to, &used) != 2 ||
+		end = strchrnul(s, ',');
+		dash = memchr(s, '-', (size_t)(end - s));
+		if (!dash || parse_u64(s, (size_t)(dash - s), &from) ||
+		    parse_u64(dash + 1, (size_t)(end - dash - 1), &to) ||
 		    to < from)
 			return -1;
 		k->gaps = xrealloc(k->gaps, (k->ngaps + 1) * sizeof(*k->gaps));
 		k->gaps[k->ngaps].from = from;
 		k->gaps[k->ngaps++].to = to;
-		s += used;
-		if (!*s)
+		if (!*end)
 			return 0;
-		if (*s++ != ',')
-			return -1;
+		s = end + 1;
 	}
 }
 
@@ -300,11 +332,10 @@ static int kmsg_meta(const struct manifest *m, size_t i,
 	copy = split(m->lines[i], f, 7, &n);
 	if (n < 6 || n > 7 || parse_status(f[1], &k->status) ||
 	    (k->status == ITEM_COMPLETE) != (n == 6) ||
-	    sscanf(f[2], "%" SCNu64, &k->records) != 1 ||
-	    parse_gaps(k, f[5]))
+	    parse_u64_str(f[2], &k->records) || parse_gaps(k, f[5]))
 		ret = bad_line(m, i, "expected 'kmsg STATUS RECORDS FIRST LAST GAPS [REASON]'");
-	else if (k->records && (sscanf(f[3], "%" SCNu64, &k->first) != 1 ||
-				sscanf(f[4], "%" SCNu64, &k->last) != 1))
+	else if (k->records && (parse_u64_str(f[3], &k->first) ||
+				parse_u64_str(f[4], &k->last)))
 		ret = bad_line(m, i, "expected sequence numbers");
 	else if (n == 7 && reason_err(f[6], &k->err))
 		ret = bad_line(m, i, "unknown reason");
@@ -335,16 +366,8 @@ static int trigger_line(const struct manifest *m, size_t i,
 /* "-" (unknown) or a number; -1 for anything else */
 static int u64_field(const char *s, uint64_t *v, bool *known)
 {
-	char *end;
-
 	*known = strcmp(s, "-");
-	if (!*known)
-		return 0;
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return *end || errno ? -1 : 0;
+	return *known ? parse_u64_str(s, v) : 0;
 }
 
 /*

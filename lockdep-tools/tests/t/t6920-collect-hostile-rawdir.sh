@@ -79,4 +79,31 @@ test_expect_success 'config.gz: trailing bytes or a NUL are refused, nothing sto
 	test "$(boots nul.db)" = 0
 '
 
+test_expect_success 'MANIFEST numbers: only plain decimal in range' '
+	v=$(wc -c <raw/files/proc/version) &&
+	n=$(grep "^kmsg " raw/MANIFEST | cut -d" " -f3) &&
+	last=$((n - 1)) &&
+	for edit in "s|^file complete /proc/version .*|file complete /proc/version ${v}x|" \
+		"s|^file complete /proc/version .*|file complete /proc/version +$v|" \
+		"s|^file complete /proc/version .*|file complete /proc/version -18446744073709551616|" \
+		"s|^file complete /proc/version .*|file complete /proc/version 18446744073709551617|" \
+		"s|^kmsg complete $n |kmsg complete ${n}junk |" \
+		"s|^kmsg complete $n |kmsg complete +$n |" \
+		"s|^kmsg complete $n 0 $last -|kmsg complete $n 0 ${last}x -|" \
+		"s|^kmsg complete $n 0 $last -|kmsg complete $n -0 $last -|" \
+		"s|^kmsg complete $n 0 $last -|kmsg complete $n 0 $last +1-2|" \
+		"s|^kmsg complete $n 0 $last -|kmsg complete $n 0 $last 1--2|" \
+		"s|^file missing /sys/kernel/debug/lockdep/graph 0 ENOENT|file missing /sys/kernel/debug/lockdep/graph 0 errno-5x|" \
+		"s|^file missing /sys/kernel/debug/lockdep/graph 0 ENOENT|file missing /sys/kernel/debug/lockdep/graph 0 errno-4294967301|" \
+		"s|^file missing /sys/kernel/debug/lockdep/graph 0 ENOENT|file missing /sys/kernel/debug/lockdep/graph 0 errno--5|" \
+		"s|^file missing /sys/kernel/debug/lockdep/graph 0 ENOENT|file missing /sys/kernel/debug/lockdep/graph 0 errno-0|"; do
+		rm -rf lax && cp -r raw lax && sed -i "$edit" lax/MANIFEST &&
+		! cmp -s raw/MANIFEST lax/MANIFEST &&
+		rm -f lax.db &&
+		test_expect_code 2 collect --db lax.db --raw-dir lax >id 2>err &&
+		grep -q "lax/MANIFEST:[0-9]*: " err ||
+		{ echo "edit: $edit"; cat err; return 1; }
+	done
+'
+
 test_done
