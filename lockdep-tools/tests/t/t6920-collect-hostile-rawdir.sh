@@ -106,4 +106,28 @@ test_expect_success 'MANIFEST numbers: only plain decimal in range' '
 	done
 '
 
+test_expect_success 'a /proc/cmdline over 1 MiB, or with a NUL, is refused' '
+	rm -rf long && cp -r raw long &&
+	head -c 1048577 /dev/zero | tr "\\000" x >long/files/proc/cmdline &&
+	raw_manifest long "$(grep "^kmsg " raw/MANIFEST)" &&
+	test_expect_code 2 collect --db long.db --raw-dir long >id 2>err &&
+	grep -q "proc/cmdline.*longer than 1 MiB" err &&
+	test "$(boots long.db)" = 0 &&
+	printf "console=ttyS0\000secret" >long/files/proc/cmdline &&
+	raw_manifest long "$(grep "^kmsg " raw/MANIFEST)" &&
+	test_expect_code 2 collect --db long.db --raw-dir long >id 2>err &&
+	grep -q "proc/cmdline.*NUL" err &&
+	test "$(boots long.db)" = 0
+'
+
+test_expect_success 'an event line over 1 MiB is refused, naming the line' '
+	rm -rf ev && cp -r raw ev &&
+	{ printf "# tracer: nop\n" &&
+	  head -c 1048577 /dev/zero | tr "\\000" x && echo; } >ev/events &&
+	echo "events $(wc -c <ev/events)" >>ev/MANIFEST &&
+	test_expect_code 2 collect --db ev.db --raw-dir ev >id 2>err &&
+	grep -q "events:2: .*longer than 1 MiB" err &&
+	test "$(boots ev.db)" = 0
+'
+
 test_done
