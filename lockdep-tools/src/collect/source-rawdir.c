@@ -21,6 +21,7 @@
 #include "collect/sources.h"
 #include "collect/transport.h"
 #include "proto/allowlist.h"
+#include "proto/message.h"
 #include "util/error.h"
 #include "util/line-reader.h"
 #include "util/open-beneath.h"
@@ -537,6 +538,11 @@ static int manifest_triggers(const struct manifest *m, const char ***names,
 		if (strncmp(m->lines[i], "trigger ", 8))
 			continue;
 		copy = split(m->lines[i], f, 4, &n);
+		/* what --trigger takes, no more: the name is printed and stored */
+		if (n >= 3 && !proto_scenario_valid(f[2], strlen(f[2]))) {
+			free(copy);
+			return bad_line(m, i, "a scenario name must be 1-64 characters of [a-z0-9_-]");
+		}
 		if (n >= 3)
 			(*names)[(*nr)++] = xstrdup(f[2]);
 		free(copy);

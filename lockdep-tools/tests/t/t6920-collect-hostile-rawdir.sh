@@ -130,4 +130,15 @@ test_expect_success 'an event line over 1 MiB is refused, naming the line' '
 	test "$(boots ev.db)" = 0
 '
 
+test_expect_success 'a MANIFEST trigger name that --trigger would refuse is malformed' '
+	long=$(head -c 5000 /dev/zero | tr "\\000" a) &&
+	for name in "$long" "Bad" "a/b" "x.y"; do
+		rm -rf trig && cp -r raw trig &&
+		echo "trigger done $name" >>trig/MANIFEST &&
+		test_expect_code 2 collect --db trig.db --raw-dir trig >id 2>err &&
+		grep -q "trig/MANIFEST:[0-9]*: .*scenario name" err ||
+		{ echo "name: $name"; cat err; return 1; }
+	done
+'
+
 test_done
