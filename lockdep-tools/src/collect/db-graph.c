@@ -192,6 +192,9 @@ static int on_trace(const struct proc_graph_trace *t, void *data)
 	db_graph_site(&g->site, g->frames, t->nr, g->kaslr, t->id);
 	ret = store_export_trace(g->x, t, g->frames, g->site.buf);
 	release_frames(g, t->nr);
+	if (ret > 0)
+		return error("%s:%lu: trace %llu listed twice", g->input,
+			     t->line, t->id);
 	return ret;
 }
 

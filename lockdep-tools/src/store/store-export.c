@@ -64,7 +64,8 @@ static const char *const export_sql[X_NR] = {
 		"INSERT INTO graph_chain_classes (boot_id, chain_idx, pos,"
 		" class_id) VALUES (?, ?, ?, ?)",
 	[X_TRACE] =
-		"INSERT INTO traces (boot_id, id, nr, site) VALUES (?, ?, ?, ?)",
+		"INSERT INTO traces (boot_id, id, nr, site) VALUES (?, ?, ?, ?)"
+		" ON CONFLICT DO NOTHING",
 	[X_FRAME] =
 		"INSERT INTO trace_frames (boot_id, trace_id, idx, addr, func,"
 		" off, size, file, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -410,6 +411,8 @@ int store_export_trace(struct store_export *x,
 	store_bind_text(s, 4, site);
 	if (store_step_done(x->st, s, "add a trace"))
 		return -1;
+	if (!sqlite3_changes(x->st->db))
+		return 1;	/* its id was taken: the caller names the line */
 	for (i = 0; i < t->nr; i++) {
 		if (!(s = stmt(x, X_FRAME)))
 			return -1;

@@ -66,7 +66,8 @@ int store_export_chain(struct store_export *x,
 /*
  * A trace, its frames (t->nr of them, each with addr set and, when
  * symbolised, func/off/size/file/line; or NULL) and its site (the text
- * the tools print for "at:"; or NULL).
+ * the tools print for "at:"; or NULL). Returns 0, -1 after an error, or
+ * 1 when the export listed a trace of that id before (nothing added).
  */
 int store_export_trace(struct store_export *x,
 		       const struct proc_graph_trace *t,

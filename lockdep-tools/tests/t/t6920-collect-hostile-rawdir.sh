@@ -141,4 +141,17 @@ test_expect_success 'a MANIFEST trigger name that --trigger would refuse is malf
 	done
 '
 
+test_expect_success 'a graph export listing one trace twice is refused, naming the line' '
+	rm -rf dupt && raw_from_fixtures dupt "$FIX61" graph &&
+	g=dupt/files$GRAPH_PATH &&
+	first=$(grep -n -m1 "^trace " "$g" | cut -d: -f1) &&
+	id=$(sed -n "${first}p" "$g" | cut -d" " -f2) &&
+	sed -i "$((first + 1))s/^trace [0-9]* /trace $id /" "$g" &&
+	raw_manifest dupt "$(grep "^kmsg " dupt/MANIFEST)" &&
+	test_expect_code 2 collect --db dupt.db --raw-dir dupt >id 2>err &&
+	grep -q "lockdep/graph:$((first + 1)): trace $id listed twice" err &&
+	! grep -q UNIQUE err &&
+	test "$(boots dupt.db)" = 0
+'
+
 test_done
