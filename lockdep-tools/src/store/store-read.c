@@ -8,6 +8,7 @@
  * invariant (1) of report.h true for every report rebuilt.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -453,6 +454,21 @@ static int load_parts(struct store *st, struct ldr_report *r, sqlite3_stmt *bt)
 	" irq_class, irq_event_stamp, old_format, truncated, input,"	\
 	" first_line, last_line, seq, backtrace, raw_dropped FROM reports"
 
+/*
+ * A report's id must fit the model's (unsigned int): cut to 32 bits, a
+ * larger one would name another report and read that one's rows.
+ */
+static int row_id_ok(const struct store *st, sqlite3_stmt *s)
+{
+	sqlite3_int64 id = sqlite3_column_int64(s, 0);
+
+	if (id >= 1 && id <= UINT_MAX)
+		return 1;
+	error("'%s': report id %lld is out of range (1 to %u)",
+	      store_path(st), (long long)id, UINT_MAX);
+	return 0;
+}
+
 static int foreach_row(struct store *st, sqlite3_stmt *s,
 		       void (*fn)(struct ldr_report *r, void *data),
 		       void *data)
@@ -461,6 +477,10 @@ static int foreach_row(struct store *st, sqlite3_stmt *s,
 	int rc;
 
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (!row_id_ok(st, s)) {
+			sqlite3_finalize(s);
+			return -1;
+		}
 		r = report_from_row(s);
 		if (load_parts(st, r, s)) {
 			report_free(r);
@@ -500,6 +520,10 @@ struct ldr_report *store_report_load(struct store *st, int64_t id,
 	case SQLITE_ROW:
 		/* there, even if it cannot be read (an index pointing nowhere) */
 		*found = true;
+		if (!row_id_ok(st, s)) {
+			sqlite3_finalize(s);
+			return NULL;
+		}
 		r = report_from_row(s);
 		if (load_parts(st, r, s)) {
 			report_free(r);

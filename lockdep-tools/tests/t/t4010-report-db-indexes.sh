@@ -66,4 +66,14 @@ test_expect_success 'NULL where the schema allows it is still read' '
 	grep -q "existing dependency chain" out
 '
 
+test_expect_success 'a report id past 32 bits does not borrow the rows of report 1' '
+	cp good.db two.db &&
+	"$BIN/lockdep-collect" --db two.db --log "$CORPUS/016-recursive.txt" >id &&
+	test "$(cat id)" = 2 &&
+	sqlite3 two.db "UPDATE reports SET id = 4294967297 WHERE boot_id = 2" &&
+	test_expect_code 2 report --db two.db --boot=2 >out 2>err &&
+	grep -q "^lockdep-report: error: .two.db.: report id 4294967297 is out of range" err &&
+	! grep -q memory_chain out
+'
+
 test_done
