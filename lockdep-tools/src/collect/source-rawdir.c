@@ -37,9 +37,10 @@ struct manifest {
 
 /*
  * A file of the raw directory, @rel beneath it; NULL after saying why
- * (@enoent: a hint; NULL: ENOENT is the caller's to say). The directory is written by lockdep-collect alone:
- * a symbolic link anywhere beneath it, or anything but a regular file,
- * was planted, and is refused (open_file_strict()).
+ * (@enoent: a hint; NULL: ENOENT is the caller's to say). The directory
+ * is written by lockdep-collect alone: a symbolic link anywhere beneath
+ * it, or anything but a regular file, was planted, and is refused
+ * (open_file_strict()).
  */
 static FILE *rawdir_open(const struct manifest *m, const char *rel,
 			 const char *enoent)

@@ -198,7 +198,9 @@ int open_file_strict(int dirfd, const char *rel, struct beneath_refusal *r)
 	err = errno;
 	if (fd < 0 && err == ELOOP)
 		r->why = "is a symbolic link";
-	else if (fd >= 0 && !fstat(fd, &st) && !S_ISREG(st.st_mode))
+	else if (fd >= 0 && fstat(fd, &st))
+		r->why = "cannot be checked (fstat failed)";
+	else if (fd >= 0 && !S_ISREG(st.st_mode))
 		r->why = "is not a regular file";
 	if (slash)
 		close(dfd);
