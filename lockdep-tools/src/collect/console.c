@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The guest's console log; see console.h. The log is untrusted like all
- * guest output: lines are bounded (CONSOLE_LINE_MAX), any byte may come.
+ * guest output: any byte may come, and a line longer than every input's
+ * bound (LINE_READER_MAX) is an error naming the log and the line.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,7 +12,7 @@
 #include "collect/console.h"
 #include "parse/klog-line.h"
 #include "util/error.h"
-#include "util/xalloc.h"
+#include "util/line-reader.h"
 
 static bool starts(const char *s, size_t len, const char *prefix)
 {
@@ -80,31 +81,21 @@ int console_read(const char *path, struct console_verdict *v,
 		 console_line_fn fn, void *data)
 {
 	FILE *in = fopen(path, "r");
-	char *line = xmalloc(CONSOLE_LINE_MAX + 1);
+	struct line_reader lr;
 	unsigned long long usec = 0;
-	size_t len = 0;
-	int c, ret = 0;
+	int ret;
 
 	memset(v, 0, sizeof(*v));
-	if (!in) {
-		free(line);
+	if (!in)
 		return error("unable to open the console log '%s': %s", path,
 			     strerror(errno));
-	}
-	while (!ret && (c = getc(in)) != EOF) {
-		if (c != '\n')
-			line[len++] = (char)c;
-		if (c == '\n' || len == CONSOLE_LINE_MAX) {
-			ret = one_line(line, len, &usec, v, fn, data);
-			len = 0;
+	line_reader_init(&lr, in, path);
+	while ((ret = line_reader_next(&lr)) > 0)
+		if (one_line(lr.line, lr.len, &usec, v, fn, data)) {
+			ret = -1;
+			break;
 		}
-	}
-	if (!ret && len)
-		ret = one_line(line, len, &usec, v, fn, data);
-	if (!ret && ferror(in))
-		ret = error("unable to read the console log '%s': %s", path,
-			    strerror(errno));
+	line_reader_release(&lr);
 	fclose(in);
-	free(line);
 	return ret;
 }

@@ -11,9 +11,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Console lines longer than this are read in pieces (printk's is 1 KiB). */
-#define CONSOLE_LINE_MAX	(64u << 10)
-
 enum console_end {
 	CONSOLE_NO_END,		/* neither of the two below */
 	CONSOLE_POWER_OFF,	/* "reboot: Power down", "... Restarting system" */

@@ -96,7 +96,13 @@ static int on_dep(const struct proc_graph_dep *d, void *data)
 {
 	struct graph_ctx *g = data;
 
-	return g->x ? store_export_dep(g->x, d) : -1;
+	int ret = g->x ? store_export_dep(g->x, d) : -1;
+
+	/* the kernel lists each once: a second record is not a replacement */
+	if (ret > 0)
+		return error("%s:%lu: dependency %u -> %u listed twice",
+			     g->input, d->line, d->from, d->to);
+	return ret;
 }
 
 static int on_chain(const struct proc_graph_chain *c, void *data)
@@ -186,6 +192,9 @@ static int on_trace(const struct proc_graph_trace *t, void *data)
 	db_graph_site(&g->site, g->frames, t->nr, g->kaslr, t->id);
 	ret = store_export_trace(g->x, t, g->frames, g->site.buf);
 	release_frames(g, t->nr);
+	if (ret > 0)
+		return error("%s:%lu: trace %llu listed twice", g->input,
+			     t->line, t->id);
 	return ret;
 }
 

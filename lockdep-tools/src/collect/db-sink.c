@@ -28,6 +28,7 @@
 #include "symbolise/debuginfo.h"
 #include "symbolise/symbolise.h"
 #include "util/error.h"
+#include "util/line-reader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -400,6 +401,11 @@ static int db_config(struct db_sink *d)
 	if (gunzip(d->file.buf, d->file.len, CONFIG_MAX, &out, &why)) {
 		error("unable to decompress '%s': %s", d->input, why);
 		ret = db_fail(d);
+	} else if (strlen(out.buf) != out.len) {
+		/* stored as text: a NUL would silently end it there */
+		error("'%s': a NUL byte at offset %zu of the decompressed config",
+		      d->input, strlen(out.buf));
+		ret = db_fail(d);
 	} else if (store_boot_set(d->st, "config", out.buf)) {
 		ret = db_fail(d);
 	}
@@ -447,6 +453,31 @@ static int db_module_build_id(struct db_sink *d, const char *module)
 	return 0;
 }
 
+/*
+ * /proc/cmdline: text held to the rule of every input's lines
+ * (LINE_READER_MAX), and stored whole: a NUL would cut it.
+ */
+static int db_cmdline(struct db_sink *d)
+{
+	const char *p = d->file.buf, *end, *nl;
+	unsigned long lineno = 1;
+
+	strbuf_rtrim(&d->file);
+	end = d->file.buf + d->file.len;
+	for (; (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1, lineno++)
+		if ((size_t)(nl - p) > LINE_READER_MAX)
+			break;
+	if ((size_t)((nl ? nl : end) - p) > LINE_READER_MAX)
+		error("%s:%lu: a line longer than 1 MiB", d->input, lineno);
+	else if (strlen(d->file.buf) != d->file.len)
+		error("%s:1: a NUL byte at offset %zu", d->input,
+		      strlen(d->file.buf));
+	else
+		return store_boot_set(d->st, "cmdline", d->file.buf) ?
+		       db_fail(d) : 0;
+	return db_fail(d);
+}
+
 /* A complete file: to its parser. */
 static int db_parse_file(struct db_sink *d, const char *path)
 {
@@ -460,11 +491,8 @@ static int db_parse_file(struct db_sink *d, const char *path)
 		return db_parse_proc(d, path);
 	if (!strcmp(path, "/proc/version"))
 		return db_version(d);
-	if (!strcmp(path, "/proc/cmdline")) {
-		strbuf_rtrim(&d->file);
-		return store_boot_set(d->st, "cmdline", d->file.buf) ?
-		       db_fail(d) : 0;
-	}
+	if (!strcmp(path, "/proc/cmdline"))
+		return db_cmdline(d);
 	if (!strcmp(path, "/proc/config.gz"))
 		return db_config(d);
 	if (!strcmp(path, "/sys/kernel/notes"))

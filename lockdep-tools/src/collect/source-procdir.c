@@ -50,11 +50,8 @@ FILE *source_fopen(const char *path, bool *refused)
 int source_push_file(struct collect_sink *sink, struct file_item *it,
 		     const char *disk_path, enum item_status as, int err)
 {
-	char buf[65536];
 	bool refused;
 	FILE *fp;
-	size_t n;
-	int ret = 0;
 
 	it->bytes = 0;
 	fp = source_fopen(disk_path, &refused);
@@ -69,6 +66,18 @@ int source_push_file(struct collect_sink *sink, struct file_item *it,
 			return -1;
 		return 1;
 	}
+	return source_push_stream(sink, it, fp, disk_path, as, err);
+}
+
+int source_push_stream(struct collect_sink *sink, struct file_item *it,
+		       FILE *fp, const char *disk_path, enum item_status as,
+		       int err)
+{
+	char buf[65536];
+	size_t n;
+	int ret = 0;
+
+	it->bytes = 0;
 	db_sink_name_next(sink, disk_path);
 	if (sink->ops->file_begin(sink, it)) {
 		fclose(fp);

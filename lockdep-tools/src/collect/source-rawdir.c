@@ -9,7 +9,9 @@
  * not on the allow-list is an error naming the MANIFEST and the line.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,31 +21,57 @@
 #include "collect/sources.h"
 #include "collect/transport.h"
 #include "proto/allowlist.h"
+#include "proto/message.h"
 #include "util/error.h"
 #include "util/line-reader.h"
+#include "util/open-beneath.h"
 #include "util/xalloc.h"
 
 struct manifest {
 	const char *path;	/* of the MANIFEST, for messages */
+	const char *dir;	/* the raw directory, for messages */
+	int dirfd;		/* what every file is opened beneath */
 	char **lines;
 	size_t nr;
 };
 
-/* The MANIFEST or the kmsg file; NULL after saying why (@enoent: a hint). */
-static FILE *rawdir_open(const char *path, const char *enoent)
+/*
+ * A file of the raw directory, @rel beneath it; NULL after saying why
+ * (@enoent: a hint; NULL: ENOENT is the caller's to say). The directory
+ * is written by lockdep-collect alone: a symbolic link anywhere beneath
+ * it, or anything but a regular file, was planted, and is refused
+ * (open_file_strict()).
+ */
+static FILE *rawdir_open(const struct manifest *m, const char *rel,
+			 const char *enoent)
 {
-	bool refused;
-	FILE *fp = source_fopen(path, &refused);
+	struct beneath_refusal r;
+	FILE *fp;
+	int fd = open_file_strict(m->dirfd, rel, &r);
 
-	if (!fp && !refused)
-		error("unable to open '%s': %s%s", path, strerror(errno),
-		      errno == ENOENT ? enoent : "");
+	if (fd < 0 && r.why) {
+		error("'%s/%.*s' %s: refused", m->dir, (int)r.len, rel, r.why);
+		errno = EPERM;
+		return NULL;
+	}
+	if (fd < 0 && errno == ENOENT && !enoent)
+		return NULL;	/* the caller says it */
+	if (fd < 0) {
+		error("unable to open '%s/%s': %s%s", m->dir, rel,
+		      strerror(errno), errno == ENOENT ? enoent : "");
+		return NULL;
+	}
+	fp = fdopen(fd, "rb");
+	if (!fp) {
+		error("unable to read '%s/%s': %s", m->dir, rel, strerror(errno));
+		close(fd);
+	}
 	return fp;
 }
 
 static int read_lines(const char *path, struct manifest *m)
 {
-	FILE *fp = rawdir_open(path, " (not a raw directory, or its collection did not finish)");
+	FILE *fp = rawdir_open(m, "MANIFEST", " (not a raw directory, or its collection did not finish)");
 	struct line_reader lr;
 	size_t alloc = 0;
 	int ret;
@@ -75,6 +103,31 @@ static int bad_line(const struct manifest *m, size_t i, const char *what)
 }
 
 /*
+ * A MANIFEST number: decimal digits only (no sign, space or suffix) that
+ * fit 64 bits. strtoull() alone takes "+415", " 415" and "-1" (wrapped).
+ */
+static int parse_u64(const char *s, size_t len, uint64_t *v)
+{
+	size_t i;
+
+	if (!len)
+		return -1;
+	*v = 0;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9' ||
+		    *v > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
+			return -1;
+		*v = *v * 10 + (uint64_t)(s[i] - '0');
+	}
+	return 0;
+}
+
+static int parse_u64_str(const char *s, uint64_t *v)
+{
+	return parse_u64(s, strlen(s), v);
+}
+
+/*
  * "ENOENT", "unlisted", "errno-5" back to the err of a file_item in
  * *@err: 0, or -1 for an unknown reason (ITEM_UNLISTED is -1 too).
  */
@@ -88,7 +141,12 @@ static int reason_err(const char *name, int *err)
 		return 0;
 	}
 	if (!strncmp(name, "errno-", 6)) {
-		*err = atoi(name + 6);
+		uint64_t v;
+
+		/* item_err_name()'s form of an errno without a name */
+		if (parse_u64_str(name + 6, &v) || !v || v > INT_MAX)
+			return -1;
+		*err = (int)v;
 		return 0;
 	}
 	for (i = 1; i < 4096; i++) {
@@ -155,23 +213,23 @@ static size_t listed_before(const struct manifest *m, size_t i,
 	return 0;
 }
 
-static int file_fields(const struct manifest *m, size_t i, const char *dir,
+static int file_fields(const struct manifest *m, size_t i,
 		       struct collect_summary *sum, struct collect_sink *sink,
 		       char **f, size_t n)
 {
-	char disk[8192], *end;
+	char rel[8192], disk[8400];
+	FILE *fp;
 	const char *other;
 	enum item_status st;
 	struct file_item *it = NULL;
-	unsigned long long bytes;
+	uint64_t bytes;
 	size_t k;
 	int err = 0;
 
 	if (n < 4 || n > 5 || parse_status(f[1], &st) ||
 	    (st == ITEM_COMPLETE) != (n == 4))
 		return bad_line(m, i, "expected 'file STATUS PATH BYTES [REASON]'");
-	bytes = strtoull(f[3], &end, 10);
-	if (*end || end == f[3])
+	if (parse_u64_str(f[3], &bytes))
 		return bad_line(m, i, "the byte count is not a number");
 	k = listed_before(m, i, f[2]);
 	if (k)
@@ -214,18 +272,21 @@ static int file_fields(const struct manifest *m, size_t i, const char *dir,
 		return sink->ops->file_begin(sink, it) ||
 		       sink->ops->file_end(sink, it) ? -1 : 0;
 	}
-	snprintf(disk, sizeof(disk), "%s/files%s%s", dir, f[2],
+	snprintf(rel, sizeof(rel), "files%s%s", f[2],
 		 st == ITEM_INCOMPLETE ? ".incomplete" : "");
-	if (access(disk, R_OK))
-		return bad_line(m, i, "the file it lists is not in the directory");
-	if (source_push_file(sink, it, disk, st, err) < 0)
+	snprintf(disk, sizeof(disk), "%s/%s", m->dir, rel);
+	fp = rawdir_open(m, rel, NULL);
+	if (!fp)
+		return errno == ENOENT ?
+		       bad_line(m, i, "the file it lists is not in the directory") : -1;
+	if (source_push_stream(sink, it, fp, disk, st, err) < 0)
 		return -1;
 	if (it->bytes != bytes)
 		return bad_line(m, i, "the file's size differs from the MANIFEST's");
 	return 0;
 }
 
-static int file_line(const struct manifest *m, size_t i, const char *dir,
+static int file_line(const struct manifest *m, size_t i,
 		     struct collect_summary *sum, struct collect_sink *sink)
 {
 	char *copy, *f[6];
@@ -233,30 +294,32 @@ static int file_line(const struct manifest *m, size_t i, const char *dir,
 	int ret;
 
 	copy = split(m->lines[i], f, 5, &n);
-	ret = file_fields(m, i, dir, sum, sink, f, n);
+	ret = file_fields(m, i, sum, sink, f, n);
 	free(copy);
 	return ret;
 }
 
+/* "-", or FROM-TO[,FROM-TO]... with FROM <= TO */
 static int parse_gaps(struct kmsg_item *k, const char *s)
 {
-	unsigned long long from, to;
-	int used;
+	const char *dash, *end;
+	uint64_t from, to;
 
 	if (!strcmp(s, "-"))
 		return 0;
 	for (;;) {
-		if (sscanf(s, "%llu-%llu%n", &from, &to, &used) != 2 ||
+		end = strchrnul(s, ',');
+		dash = memchr(s, '-', (size_t)(end - s));
+		if (!dash || parse_u64(s, (size_t)(dash - s), &from) ||
+		    parse_u64(dash + 1, (size_t)(end - dash - 1), &to) ||
 		    to < from)
 			return -1;
 		k->gaps = xrealloc(k->gaps, (k->ngaps + 1) * sizeof(*k->gaps));
 		k->gaps[k->ngaps].from = from;
 		k->gaps[k->ngaps++].to = to;
-		s += used;
-		if (!*s)
+		if (!*end)
 			return 0;
-		if (*s++ != ',')
-			return -1;
+		s = end + 1;
 	}
 }
 
@@ -271,11 +334,10 @@ static int kmsg_meta(const struct manifest *m, size_t i,
 	copy = split(m->lines[i], f, 7, &n);
 	if (n < 6 || n > 7 || parse_status(f[1], &k->status) ||
 	    (k->status == ITEM_COMPLETE) != (n == 6) ||
-	    sscanf(f[2], "%" SCNu64, &k->records) != 1 ||
-	    parse_gaps(k, f[5]))
+	    parse_u64_str(f[2], &k->records) || parse_gaps(k, f[5]))
 		ret = bad_line(m, i, "expected 'kmsg STATUS RECORDS FIRST LAST GAPS [REASON]'");
-	else if (k->records && (sscanf(f[3], "%" SCNu64, &k->first) != 1 ||
-				sscanf(f[4], "%" SCNu64, &k->last) != 1))
+	else if (k->records && (parse_u64_str(f[3], &k->first) ||
+				parse_u64_str(f[4], &k->last)))
 		ret = bad_line(m, i, "expected sequence numbers");
 	else if (n == 7 && reason_err(f[6], &k->err))
 		ret = bad_line(m, i, "unknown reason");
@@ -306,16 +368,8 @@ static int trigger_line(const struct manifest *m, size_t i,
 /* "-" (unknown) or a number; -1 for anything else */
 static int u64_field(const char *s, uint64_t *v, bool *known)
 {
-	char *end;
-
 	*known = strcmp(s, "-");
-	if (!*known)
-		return 0;
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return *end || errno ? -1 : 0;
+	return *known ? parse_u64_str(s, v) : 0;
 }
 
 /*
@@ -323,7 +377,7 @@ static int u64_field(const char *s, uint64_t *v, bool *known)
  * as the MANIFEST's count allows.
  */
 static int workload_output(const struct manifest *m, size_t i,
-			   const char *dir, struct workload_item *w)
+			   struct workload_item *w)
 {
 	size_t want = w->output_total < PROTO_WORKLOAD_OUTPUT ?
 		      w->output_total : PROTO_WORKLOAD_OUTPUT;
@@ -331,8 +385,8 @@ static int workload_output(const struct manifest *m, size_t i,
 	FILE *fp;
 	size_t n;
 
-	snprintf(path, sizeof(path), "%s/workload.out", dir);
-	fp = rawdir_open(path, "");
+	snprintf(path, sizeof(path), "%s/workload.out", m->dir);
+	fp = rawdir_open(m, "workload.out", "");
 	if (!fp)
 		return -1;
 	w->output = xmalloc(want + 1);
@@ -349,7 +403,7 @@ static int workload_output(const struct manifest *m, size_t i,
 	return 0;
 }
 
-static int workload_line(const struct manifest *m, size_t i, const char *dir,
+static int workload_line(const struct manifest *m, size_t i,
 			 struct workload_item *w)
 {
 	static const char usage[] =
@@ -389,7 +443,7 @@ static int workload_line(const struct manifest *m, size_t i, const char *dir,
 	w->wait_status = (int)(uint32_t)v[2];
 	w->duration_ms = v[3];
 	w->output_total = v[4];
-	ret = known[4] ? workload_output(m, i, dir, w) : 0;
+	ret = known[4] ? workload_output(m, i, w) : 0;
 	free(copy);
 	return ret;
 bad:
@@ -405,7 +459,7 @@ bad:
 static int read_kmsg(const char *path, const struct manifest *m,
 		     uint64_t want, struct collect_sink *sink)
 {
-	FILE *fp = rawdir_open(path, "");
+	FILE *fp = rawdir_open(m, "kmsg", "");
 	struct line_reader lr;
 	uint64_t records = 0;
 	int ret;
@@ -446,7 +500,7 @@ static int events_meta(const struct manifest *m, size_t i,
 static int read_events(const char *path, const struct manifest *m,
 		       uint64_t want, struct collect_sink *sink)
 {
-	FILE *fp = rawdir_open(path, "");
+	FILE *fp = rawdir_open(m, "events", "");
 	uint64_t total = 0;
 	char buf[65536];
 	size_t n;
@@ -485,6 +539,11 @@ static int manifest_triggers(const struct manifest *m, const char ***names,
 		if (strncmp(m->lines[i], "trigger ", 8))
 			continue;
 		copy = split(m->lines[i], f, 4, &n);
+		/* what --trigger takes, no more: the name is printed and stored */
+		if (n >= 3 && !proto_scenario_valid(f[2], strlen(f[2]))) {
+			free(copy);
+			return bad_line(m, i, "a scenario name must be 1-64 characters of [a-z0-9_-]");
+		}
 		if (n >= 3)
 			(*names)[(*nr)++] = xstrdup(f[2]);
 		free(copy);
@@ -494,7 +553,7 @@ static int manifest_triggers(const struct manifest *m, const char ***names,
 	return 0;
 }
 
-static int rawdir_items(const struct manifest *m, const char *dir,
+static int rawdir_items(const struct manifest *m,
 			struct collect_summary *sum, struct collect_sink *sink)
 {
 	char kmsg[8192];
@@ -507,7 +566,7 @@ static int rawdir_items(const struct manifest *m, const char *dir,
 		if (!strncmp(l, "agent ", 6)) {
 			snprintf(sum->identity, sizeof(sum->identity), "%s", l + 6);
 		} else if (!strncmp(l, "file ", 5)) {
-			if (file_line(m, i, dir, sum, sink))
+			if (file_line(m, i, sum, sink))
 				return -1;
 		} else if (!strncmp(l, "kmsg ", 5) && !have_kmsg) {
 			have_kmsg = true;
@@ -522,7 +581,7 @@ static int rawdir_items(const struct manifest *m, const char *dir,
 				return -1;
 		} else if (!strncmp(l, "workload ", 9) && !have_workload) {
 			have_workload = true;
-			if (workload_line(m, i, dir, &sum->workload))
+			if (workload_line(m, i, &sum->workload))
 				return -1;
 		} else {
 			return bad_line(m, i, "unknown line");
@@ -531,13 +590,13 @@ static int rawdir_items(const struct manifest *m, const char *dir,
 	if (!have_kmsg)
 		return error("%s: no 'kmsg' line", m->path);
 	if (have_events) {
-		snprintf(kmsg, sizeof(kmsg), "%s/events", dir);
+		snprintf(kmsg, sizeof(kmsg), "%s/events", m->dir);
 		if (read_events(kmsg, m, sum->events.bytes, sink))
 			return -1;
 	}
 	if (sum->kmsg.status == ITEM_MISSING)
 		return 0;
-	snprintf(kmsg, sizeof(kmsg), "%s/kmsg", dir);
+	snprintf(kmsg, sizeof(kmsg), "%s/kmsg", m->dir);
 	return read_kmsg(kmsg, m, sum->kmsg.records, sink);
 }
 
@@ -554,14 +613,20 @@ int source_rawdir(const char *dir, struct collect_summary *sum,
 	    sizeof(path))
 		return error("raw directory '%s' is too long", dir);
 	m.path = path;
+	m.dir = dir;
+	m.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (m.dirfd < 0)
+		return error("unable to open '%s': %s%s", dir, strerror(errno),
+			     errno == ENOENT ? " (not a raw directory, or its collection did not finish)" : "");
 	ret = read_lines(path, &m);
 	if (!ret)
 		ret = manifest_triggers(&m, &names, &nr);
 	if (!ret && collect_summary_init(sum, names, nr))
 		ret = error("out of memory");
 	if (!ret)
-		ret = rawdir_items(&m, dir, sum, sink);
+		ret = rawdir_items(&m, sum, sink);
 	*trigger_names = (char **)names;
 	release_lines(&m);
+	close(m.dirfd);
 	return ret;
 }

@@ -65,4 +65,13 @@ FILE *source_fopen(const char *path, bool *refused);
 int source_push_file(struct collect_sink *sink, struct file_item *it,
 		     const char *disk_path, enum item_status as, int err);
 
+/*
+ * The same for a file opened already, @fp (closed here), @disk_path
+ * naming it in messages. Returns 0, or -1 on a read error or a sink
+ * failure.
+ */
+int source_push_stream(struct collect_sink *sink, struct file_item *it,
+		       FILE *fp, const char *disk_path, enum item_status as,
+		       int err);
+
 #endif

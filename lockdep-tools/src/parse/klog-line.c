@@ -371,6 +371,7 @@ static void emit_one(struct klog_reader *rd, const char *s, size_t len)
 		.len = len,
 		.lineno = rd->pending_lineno,
 		.caller = rd->pending_prefix.caller,
+		.had_nul = rd->pending_nul,
 	};
 
 	rd->fn(&line, rd->data);
@@ -416,13 +417,15 @@ static void emit(struct klog_reader *rd)
 }
 
 /* struct klog_line promises text without NUL bytes, joined pieces too. */
-static void nul_to_qmark(char *s, size_t len)
+static void nul_to_qmark(struct klog_reader *rd, char *s, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		if (s[i] == '\0')
+		if (s[i] == '\0') {
 			s[i] = '?';
+			rd->pending_nul = true;
+		}
 }
 
 /*
@@ -509,7 +512,7 @@ static void join(struct klog_reader *rd, const char *s, size_t len)
 		 !frame_split(sb, s, len))
 		strbuf_addch(sb, ' ');
 	strbuf_add(sb, s, len);
-	nul_to_qmark(sb->buf + sb->len - len, len);
+	nul_to_qmark(rd, sb->buf + sb->len - len, len);
 }
 
 void klog_reader_push(struct klog_reader *rd, const char *s, size_t len,
@@ -551,7 +554,8 @@ void klog_reader_push(struct klog_reader *rd, const char *s, size_t len,
 		emit(rd);
 	strbuf_reset(&rd->pending);
 	strbuf_add(&rd->pending, s + off, len - off);
-	nul_to_qmark(rd->pending.buf, rd->pending.len);
+	rd->pending_nul = false;
+	nul_to_qmark(rd, rd->pending.buf, rd->pending.len);
 	rd->pending_prefix = p;
 	rd->pending_lineno = lineno;
 	rd->pending_joins = 0;

@@ -56,6 +56,7 @@ struct klog_line {
 	size_t len;
 	unsigned long lineno;	/* physical line it started on, 1-based */
 	const char *caller;	/* "T123", "C1", or "" */
+	bool had_nul;		/* some '?' of text was a NUL byte */
 };
 
 typedef void (*klog_line_fn)(const struct klog_line *line, void *data);
@@ -79,6 +80,7 @@ struct klog_reader {
 	struct klog_prefix pending_prefix;
 	unsigned long pending_lineno;
 	unsigned int pending_joins;
+	bool pending_nul;	/* a NUL byte of it became '?' */
 };
 
 void klog_reader_init(struct klog_reader *rd, klog_line_fn fn, void *data);

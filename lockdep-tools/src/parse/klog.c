@@ -236,6 +236,31 @@ static bool warning_of(const struct ctx *c, const char *t)
 		starts(r->header, "lockdep bfs error"));
 }
 
+/*
+ * A header, also one a stray NUL byte (now '?') was inserted into: a
+ * serial console's noise must not make a whole report vanish.
+ */
+static bool header_line(const struct klog_line *line, const char *t,
+			struct klog_header *h)
+{
+	char *clean, *out;
+	const char *in;
+	bool ret;
+
+	if (klog_parse_header(t, h))
+		return true;
+	if (!line->had_nul)
+		return false;
+	clean = out = xstrdup(t);
+	for (in = t; *in; in++)
+		if (*in != '?')
+			*out++ = *in;
+	*out = '\0';
+	ret = klog_parse_header(clean, h);
+	free(clean);
+	return ret;
+}
+
 static void handle_line(const struct klog_line *line, void *data)
 {
 	struct klog_parser *p = data;
@@ -244,7 +269,7 @@ static void handle_line(const struct klog_line *line, void *data)
 	struct klog_header h;
 	enum verdict v;
 
-	if (klog_parse_header(t, &h)) {
+	if (header_line(line, t, &h)) {
 		if (c && warning_of(c, t)) {
 			report_set(&c->rep->message, t);
 			if (starts(t, "WARNING: CPU: "))

@@ -11,6 +11,7 @@
 
 #include "parse/trace-events.h"
 #include "util/error.h"
+#include "util/line-reader.h"
 
 /* The column of the '-' between the task name and the pid. */
 #define COMM_WIDTH	16
@@ -272,6 +273,9 @@ int trace_events_parse(const char *buf, size_t len, const char *input,
 		if (!nl)
 			return bad_line(input, st->lines,
 					"the last line has no end: the stream was cut");
+		if ((size_t)(nl - p) > LINE_READER_MAX)
+			return bad_line(input, st->lines,
+					"a line longer than 1 MiB");
 		switch (trace_events_line(p, (size_t)(nl - p), &ev, &lost,
 					  &why)) {
 		case TRACE_LINE_EVENT:

@@ -54,7 +54,9 @@ static const char *const export_sql[X_NR] = {
 		" dep_bits, distance, trace_id) VALUES (?, ?, ?, ?, ?, ?)"
 		" ON CONFLICT (from_class, to_class) DO UPDATE SET"
 		" dep_bits = excluded.dep_bits, distance = excluded.distance,"
-		" trace_id = excluded.trace_id",
+		" trace_id = excluded.trace_id"
+		/* only a row of /proc/lockdep's, never one of the export's */
+		" WHERE dependencies.distance IS NULL",
 	[X_CHAIN] =
 		"INSERT INTO graph_chains (boot_id, idx, irq_context, depth)"
 		" VALUES (?, ?, ?, ?)",
@@ -62,7 +64,8 @@ static const char *const export_sql[X_NR] = {
 		"INSERT INTO graph_chain_classes (boot_id, chain_idx, pos,"
 		" class_id) VALUES (?, ?, ?, ?)",
 	[X_TRACE] =
-		"INSERT INTO traces (boot_id, id, nr, site) VALUES (?, ?, ?, ?)",
+		"INSERT INTO traces (boot_id, id, nr, site) VALUES (?, ?, ?, ?)"
+		" ON CONFLICT DO NOTHING",
 	[X_FRAME] =
 		"INSERT INTO trace_frames (boot_id, trace_id, idx, addr, func,"
 		" off, size, file, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -358,7 +361,9 @@ int store_export_dep(struct store_export *x, const struct proc_graph_dep *d)
 	sqlite3_bind_int(s, 4, bits);
 	store_bind_u64(s, 5, d->distance);
 	bind_trace(s, 6, &d->trace);
-	return store_step_done(x->st, s, "add a graph dependency");
+	if (store_step_done(x->st, s, "add a graph dependency"))
+		return -1;
+	return sqlite3_changes(x->st->db) ? 0 : 1;
 }
 
 int store_export_chain(struct store_export *x,
@@ -406,6 +411,8 @@ int store_export_trace(struct store_export *x,
 	store_bind_text(s, 4, site);
 	if (store_step_done(x->st, s, "add a trace"))
 		return -1;
+	if (!sqlite3_changes(x->st->db))
+		return 1;	/* its id was taken: the caller names the line */
 	for (i = 0; i < t->nr; i++) {
 		if (!(s = stmt(x, X_FRAME)))
 			return -1;

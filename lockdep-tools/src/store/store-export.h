@@ -56,13 +56,18 @@ int store_export_class(struct store_export *x,
 		       const struct store_export_key *key);
 int store_export_usage(struct store_export *x,
 		       const struct proc_graph_usage *u);
+/*
+ * Returns 0, -1 after an error, or 1 when the export listed the same
+ * dependency before (nothing changed: the caller names the line).
+ */
 int store_export_dep(struct store_export *x, const struct proc_graph_dep *d);
 int store_export_chain(struct store_export *x,
 		       const struct proc_graph_chain *c);
 /*
  * A trace, its frames (t->nr of them, each with addr set and, when
  * symbolised, func/off/size/file/line; or NULL) and its site (the text
- * the tools print for "at:"; or NULL).
+ * the tools print for "at:"; or NULL). Returns 0, -1 after an error, or
+ * 1 when the export listed a trace of that id before (nothing added).
  */
 int store_export_trace(struct store_export *x,
 		       const struct proc_graph_trace *t,

@@ -2,10 +2,14 @@
 /*
  * Reading the store back: boots, and reports rebuilt as the struct
  * ldr_report the printers take. A database can be edited by hand, so
- * whatever is read is checked again: an index that points nowhere
- * becomes -1 and a frame whose owner does not exist is dropped, keeping
- * invariant (1) of report.h true for the rebuilt report.
+ * whatever is read is checked again, like any other input: an index
+ * that names no row of its report (or is NULL where one is needed) is
+ * an error naming the database, the report and the column, which keeps
+ * invariant (1) of report.h true for every report rebuilt.
  */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,15 +31,30 @@ static const char *col_text(sqlite3_stmt *s, int i)
 	return t ? (const char *)t : "";
 }
 
-/* An index column: -1 if NULL or not below @nr. */
-static int col_index(sqlite3_stmt *s, int i, size_t nr)
+/*
+ * Column @i of @s, @what ("report_chain.lock_idx") of the report @r, an
+ * index into an array of @nr: into *@v, -1 for NULL if @nullable.
+ * Returns 0, or -1 after saying why it names nothing.
+ */
+static int col_index(const struct store *st, const struct ldr_report *r,
+		     sqlite3_stmt *s, int i, size_t nr, bool nullable,
+		     const char *what, int *v)
 {
-	sqlite3_int64 v;
+	sqlite3_int64 x;
 
-	if (sqlite3_column_type(s, i) == SQLITE_NULL)
-		return -1;
-	v = sqlite3_column_int64(s, i);
-	return v >= 0 && (size_t)v < nr ? (int)v : -1;
+	if (sqlite3_column_type(s, i) == SQLITE_NULL) {
+		*v = -1;
+		if (nullable)
+			return 0;
+		return error("'%s': report %u: %s is NULL",
+			     store_path(st), r->id, what);
+	}
+	x = sqlite3_column_int64(s, i);
+	if (x < 0 || (uint64_t)x >= nr)
+		return error("'%s': report %u: %s %lld names no row of the %zu it has",
+			     store_path(st), r->id, what, (long long)x, nr);
+	*v = (int)x;
+	return 0;
 }
 
 static int prepare(struct store *st, const char *sql, sqlite3_stmt **s)
@@ -221,11 +240,14 @@ static int load_locks(struct store *st, struct ldr_report *r, sqlite3_stmt *s)
 static int load_stacks(struct store *st, struct ldr_report *r,
 		       sqlite3_stmt *s)
 {
-	int rc;
+	int rc, lock;
 
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		report_add_stack(r, col_text(s, 0),
-				 col_index(s, 1, r->nr_locks));
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (col_index(st, r, s, 1, r->nr_locks, true,
+			      "report_stacks.lock_idx", &lock))
+			return sqlite3_finalize(s), -1;
+		report_add_stack(r, col_text(s, 0), lock);
+	}
 	return finish(st, s, rc);
 }
 
@@ -246,19 +268,36 @@ static int load_irq_events(struct store *st, struct ldr_report *r,
 	return finish(st, s, rc);
 }
 
-/* The frame list a report_frames row belongs to, or NULL. */
-static struct ldr_frames *frames_owner(struct ldr_report *r, const char *owner,
-				       sqlite3_int64 i)
+/*
+ * The frame list a row of @table (report_frames, frame_inlines) belongs
+ * to, by its owner and owner_idx columns (0 and 1); NULL after saying
+ * why it has none.
+ */
+static struct ldr_frames *frames_owner(const struct store *st,
+				       struct ldr_report *r, sqlite3_stmt *s,
+				       const char *table)
 {
-	if (i < 0)
+	const char *owner = col_text(s, 0);
+	char what[64];
+	size_t nr;
+	int i;
+
+	if (!strcmp(owner, "stack"))
+		nr = r->nr_stacks;
+	else if (!strcmp(owner, "lock"))
+		nr = r->nr_locks;
+	else if (!strcmp(owner, "irq-event"))
+		nr = r->nr_irq_events;
+	else {
+		error("'%s': report %u: %s.owner is not one of stack, lock, irq-event",
+		      store_path(st), r->id, table);
 		return NULL;
-	if (!strcmp(owner, "stack") && (size_t)i < r->nr_stacks)
-		return &r->stacks[i].frames;
-	if (!strcmp(owner, "lock") && (size_t)i < r->nr_locks)
-		return &r->locks[i].at;
-	if (!strcmp(owner, "irq-event") && (size_t)i < r->nr_irq_events)
-		return &r->irq_events[i].frames;
-	return NULL;
+	}
+	snprintf(what, sizeof(what), "%s.owner_idx", table);
+	if (col_index(st, r, s, 1, nr, false, what, &i))
+		return NULL;
+	return owner[0] == 's' ? &r->stacks[i].frames :
+	       owner[0] == 'l' ? &r->locks[i].at : &r->irq_events[i].frames;
 }
 
 static int load_frames(struct store *st, struct ldr_report *r,
@@ -268,10 +307,10 @@ static int load_frames(struct store *st, struct ldr_report *r,
 	int rc;
 
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		fr = frames_owner(r, col_text(s, 0),
-				  sqlite3_column_int64(s, 1));
-		if (fr)
-			frame_from_row(frames_add(fr), s);
+		fr = frames_owner(st, r, s, "report_frames");
+		if (!fr)
+			return sqlite3_finalize(s), -1;
+		frame_from_row(frames_add(fr), s);
 	}
 	return finish(st, s, rc);
 }
@@ -281,15 +320,13 @@ static int load_inlines(struct store *st, struct ldr_report *r,
 {
 	struct ldr_frames *fr;
 	struct ldr_frame *f;
-	sqlite3_int64 i;
-	int rc;
+	int rc, i;
 
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		fr = frames_owner(r, col_text(s, 0),
-				  sqlite3_column_int64(s, 1));
-		i = sqlite3_column_int64(s, 2);
-		if (!fr || i < 0 || (size_t)i >= fr->nr)
-			continue;
+		fr = frames_owner(st, r, s, "frame_inlines");
+		if (!fr || col_index(st, r, s, 2, fr->nr, false,
+				     "frame_inlines.frame_idx", &i))
+			return sqlite3_finalize(s), -1;
 		f = &fr->v[i];
 		f->inl = xrealloc(f->inl, (f->nr_inl + 1) * sizeof(*f->inl));
 		f->inl[f->nr_inl].func = xstrdup(col_text(s, 3));
@@ -308,10 +345,15 @@ static int load_lists(struct store *st, struct ldr_report *r,
 		switch (which) {
 		case 0:
 			ALLOC_GROW(r->chain, r->nr_chain + 1, r->alloc_chain);
-			r->chain[r->nr_chain].lock =
-				col_index(s, 0, r->nr_locks);
-			r->chain[r->nr_chain++].stack =
-				col_index(s, 1, r->nr_stacks);
+			/* a link is a lock and its stack: both needed */
+			if (col_index(st, r, s, 0, r->nr_locks, false,
+				      "report_chain.lock_idx",
+				      &r->chain[r->nr_chain].lock) ||
+			    col_index(st, r, s, 1, r->nr_stacks, false,
+				      "report_chain.stack_idx",
+				      &r->chain[r->nr_chain].stack))
+				return sqlite3_finalize(s), -1;
+			r->nr_chain++;
 			break;
 		case 1:
 			ALLOC_GROW(r->chain_summary, r->nr_chain_summary + 1,
@@ -398,7 +440,9 @@ static int load_parts(struct store *st, struct ldr_report *r, sqlite3_stmt *bt)
 		if (ret)
 			return -1;
 	}
-	r->backtrace = col_index(bt, 22, r->nr_stacks);
+	if (col_index(st, r, bt, 22, r->nr_stacks, true, "reports.backtrace",
+		      &r->backtrace))
+		return -1;
 	/* not stored: derived from what is, with today's rules */
 	report_make_syzbot_title(r);
 	return 0;
@@ -410,6 +454,21 @@ static int load_parts(struct store *st, struct ldr_report *r, sqlite3_stmt *bt)
 	" irq_class, irq_event_stamp, old_format, truncated, input,"	\
 	" first_line, last_line, seq, backtrace, raw_dropped FROM reports"
 
+/*
+ * A report's id must fit the model's (unsigned int): cut to 32 bits, a
+ * larger one would name another report and read that one's rows.
+ */
+static int row_id_ok(const struct store *st, sqlite3_stmt *s)
+{
+	sqlite3_int64 id = sqlite3_column_int64(s, 0);
+
+	if (id >= 1 && id <= UINT_MAX)
+		return 1;
+	error("'%s': report id %lld is out of range (1 to %u)",
+	      store_path(st), (long long)id, UINT_MAX);
+	return 0;
+}
+
 static int foreach_row(struct store *st, sqlite3_stmt *s,
 		       void (*fn)(struct ldr_report *r, void *data),
 		       void *data)
@@ -418,6 +477,10 @@ static int foreach_row(struct store *st, sqlite3_stmt *s,
 	int rc;
 
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (!row_id_ok(st, s)) {
+			sqlite3_finalize(s);
+			return -1;
+		}
 		r = report_from_row(s);
 		if (load_parts(st, r, s)) {
 			report_free(r);
@@ -443,11 +506,6 @@ int store_report_foreach(struct store *st, int64_t boot_id,
 	return foreach_row(st, s, fn, data);
 }
 
-static void keep_one(struct ldr_report *r, void *data)
-{
-	*(struct ldr_report **)data = r;
-}
-
 struct ldr_report *store_report_load(struct store *st, int64_t id,
 				     bool *found)
 {
@@ -458,8 +516,26 @@ struct ldr_report *store_report_load(struct store *st, int64_t id,
 	if (prepare(st, REPORT_COLUMNS " WHERE id = ?", &s))
 		return NULL;
 	sqlite3_bind_int64(s, 1, id);
-	if (foreach_row(st, s, keep_one, &r))
+	switch (sqlite3_step(s)) {
+	case SQLITE_ROW:
+		/* there, even if it cannot be read (an index pointing nowhere) */
+		*found = true;
+		if (!row_id_ok(st, s)) {
+			sqlite3_finalize(s);
+			return NULL;
+		}
+		r = report_from_row(s);
+		if (load_parts(st, r, s)) {
+			report_free(r);
+			r = NULL;
+		}
+		sqlite3_finalize(s);
+		return r;
+	case SQLITE_DONE:
+		sqlite3_finalize(s);
 		return NULL;
-	*found = r != NULL;
-	return r;
+	default:
+		finish(st, s, SQLITE_ERROR);
+		return NULL;
+	}
 }

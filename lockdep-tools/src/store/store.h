@@ -184,7 +184,10 @@ int store_boot_exists(struct store *st, int64_t id);
 int store_report_foreach(struct store *st, int64_t boot_id,
 			 void (*fn)(struct ldr_report *r, void *data),
 			 void *data);
-/* Report @id, rebuilt; NULL with *@found false if there is none. */
+/*
+ * Report @id, rebuilt; NULL with *@found false if there is none, NULL
+ * with *@found true after saying why it cannot be read (a damaged row).
+ */
 struct ldr_report *store_report_load(struct store *st, int64_t id,
 				     bool *found);
 

@@ -107,3 +107,113 @@ int open_beneath(int dirfd, const char *rel, const char **refused)
 	*refused = "it is not a regular file";
 	return -1;
 }
+
+/* Why the name @comp in @dirfd could not be opened as a directory. */
+static const char *not_dir_reason(int dirfd, const char *comp)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, comp, &st, AT_SYMLINK_NOFOLLOW))
+		return NULL;
+	return S_ISLNK(st.st_mode) ? "is a symbolic link" : "is not a directory";
+}
+
+/*
+ * One component of @rel at a time, each opened with O_NOFOLLOW from the
+ * descriptor of the one before: a link swapped in at any point cannot
+ * be followed, with or without openat2().
+ */
+int open_dir_strict(int dirfd, const char *rel, bool create,
+		    struct beneath_refusal *r)
+{
+	const char *p = rel, *end;
+	char comp[NAME_MAX + 1];
+	size_t n;
+	int fd, next, err;
+
+	r->why = NULL;
+	fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	/* "" is the directory itself; "a/" has an empty last component */
+	while (fd >= 0 && (*p || p != rel)) {
+		end = strchrnul(p, '/');
+		n = (size_t)(end - p);
+		r->len = (size_t)(end - rel);
+		if (!n || n > NAME_MAX || (p[0] == '.' && (n == 1 ||
+		    (n == 2 && p[1] == '.')))) {
+			r->why = "is not a plain name";
+			break;
+		}
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			      O_CLOEXEC);
+		if (next < 0 && errno == ENOENT && create &&
+		    (!mkdirat(fd, comp, 0777) || errno == EEXIST))
+			next = openat(fd, comp, O_RDONLY | O_DIRECTORY |
+				      O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 && (errno == ENOTDIR || errno == ELOOP)) {
+			r->why = not_dir_reason(fd, comp);
+			if (!r->why)
+				r->why = "is not a directory";
+		}
+		err = errno;
+		close(fd);
+		errno = err;
+		fd = next;
+		if (fd < 0)
+			return -1;
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	if (r->why) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int open_file_strict(int dirfd, const char *rel, struct beneath_refusal *r)
+{
+	const char *slash = strrchr(rel, '/'), *name = slash ? slash + 1 : rel;
+	char dir[PATH_MAX];
+	struct stat st;
+	int dfd = dirfd, fd, err;
+
+	r->why = NULL;
+	if (slash) {
+		if ((size_t)(slash - rel) >= sizeof(dir)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(dir, rel, (size_t)(slash - rel));
+		dir[slash - rel] = '\0';
+		dfd = open_dir_strict(dirfd, dir, false, r);
+		if (dfd < 0)
+			return -1;
+	}
+	r->len = strlen(rel);
+	fd = openat(dfd, name, OPEN_FLAGS | O_NOFOLLOW);
+	err = errno;
+	if (fd < 0 && err == ELOOP)
+		r->why = "is a symbolic link";
+	else if (fd >= 0 && fstat(fd, &st))
+		r->why = "cannot be checked (fstat failed)";
+	else if (fd >= 0 && !S_ISREG(st.st_mode))
+		r->why = "is not a regular file";
+	if (slash)
+		close(dfd);
+	if (r->why && fd >= 0)
+		close(fd);
+	errno = err;
+	return r->why ? -1 : fd;
+}
+
+int create_new_at(int dirfd, const char *name)
+{
+	if (unlinkat(dirfd, name, 0) && errno != ENOENT)
+		return -1;
+	return openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		      O_CLOEXEC, 0666);
+}

@@ -360,7 +360,7 @@ test_expect_success 'a stored boot is never exit 2: stdout full, file size limit
 	# the boot fits in the write-ahead log, the database file cannot grow
 	rm -rf x && mkdir x && cp "$FIX/lockdep" "$FIX/lockdep_stats" \
 		"$FIX/lockdep_chains" "$FIX/lock_stat" x/ &&
-	head -c 3000000 /dev/zero | tr "\\000" a >x/cmdline &&
+	head -c 3000000 /dev/zero | tr "\\000" a | fold -w 1000 >x/cmdline &&
 	collect_plain --db big.db --proc-dir x >/dev/null 2>&1 &&
 	collect_plain --db big.db --proc-dir x >/dev/null 2>&1 &&
 	blocks=$(($(stat -c %s big.db) / 1024 + 1)) &&

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,8 @@ static int setup(void **state)
 	assert_int_equal(symlink("/proc/self/exe", p), 0);
 	snprintf(p, sizeof(p), "%s/fifo.c", fx->tree);
 	assert_int_equal(mkfifo(p, 0600), 0);
+	snprintf(p, sizeof(p), "%s/dirlink", fx->tree);
+	assert_int_equal(symlink("sub", p), 0);
 	fx->dirfd = open(fx->tree, O_PATH | O_DIRECTORY);
 	assert_true(fx->dirfd >= 0);
 	*state = fx;
@@ -137,9 +140,65 @@ static void test_without_openat2(void **state)
 		"it leads outside the directory");
 }
 
+static void strict_refuses(int dirfd, const char *rel, size_t len,
+			   const char *why)
+{
+	struct beneath_refusal r = { 0 };
+
+	assert_int_equal(open_file_strict(dirfd, rel, &r), -1);
+	assert_non_null(r.why);
+	assert_string_equal(r.why, why);
+	assert_int_equal(r.len, len);
+}
+
+/* The strict walk: no link at all, not even one that stays inside. */
+static void test_strict(void **state)
+{
+	struct fixture *fx = *state;
+	struct beneath_refusal r = { 0 };
+	char p[256], buf[16];
+	int fd;
+
+	fd = open_file_strict(fx->dirfd, "sub/in.c", &r);
+	assert_true(fd >= 0);
+	assert_null(r.why);
+	close(fd);
+	strict_refuses(fx->dirfd, "in-link.c", 9, "is a symbolic link");
+	strict_refuses(fx->dirfd, "dirlink/in.c", 7, "is a symbolic link");
+	strict_refuses(fx->dirfd, "sub/../sub/in.c", 6, "is not a plain name");
+	strict_refuses(fx->dirfd, "sub//in.c", 4, "is not a plain name");
+	strict_refuses(fx->dirfd, "fifo.c", 6, "is not a regular file");
+	strict_refuses(fx->dirfd, "sub/in.c/x", 8, "is not a directory");
+	assert_int_equal(open_file_strict(fx->dirfd, "none/x.c", &r), -1);
+	assert_null(r.why);
+	assert_int_equal(errno, ENOENT);
+
+	/* directories made on the way, none through a link */
+	fd = open_dir_strict(fx->dirfd, "new/a/b", true, &r);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(open_dir_strict(fx->dirfd, "dirlink/x", true, &r), -1);
+	assert_string_equal(r.why, "is a symbolic link");
+	assert_int_equal(r.len, 7);
+	snprintf(p, sizeof(p), "%s/sub/x", fx->tree);
+	assert_int_equal(access(p, F_OK), -1);
+
+	/* a planted link is replaced, not written through */
+	fd = create_new_at(fx->dirfd, "out-link.c");
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "new\n", 4), 4);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/secret.c", fx->top);
+	fd = open(p, O_RDONLY);
+	assert_int_equal(read(fd, buf, sizeof(buf)), 7);
+	close(fd);
+	assert_memory_equal(buf, "int x;\n", 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_strict, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openat2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_without_openat2, setup, teardown),
 	};

@@ -453,26 +453,49 @@ static void test_report_round_trip(void **state)
 	assert_int_equal(query_int("SELECT count(*) FROM boots"), 1);
 }
 
-/* A hand-edited index that points nowhere is -1 when read back. */
+/*
+ * A hand-edited index that points nowhere is an error when read back,
+ * never an element out of its array; NULL where allowed reads as -1.
+ */
 static void test_bad_index_read_back(void **state)
 {
+	static const char *const edits[] = {
+		"UPDATE report_chain SET lock_idx = 1000",
+		"UPDATE report_chain SET stack_idx = NULL",
+		"UPDATE report_frames SET owner_idx = owner_idx + 100 WHERE owner = 'lock'",
+		"UPDATE report_stacks SET lock_idx = -2",
+		"UPDATE reports SET backtrace = 9",
+	};
 	struct ldr_report *r;
 	struct store *st;
 	bool found;
+	size_t i;
 
 	(void)state;
 	st = store_open(path, 0);
 	assert_non_null(st);
 	add_boot(st, "x");
 	store_close(st);
-	exec_raw("UPDATE report_chain SET lock_idx = 1000;"
-		 "UPDATE report_frames SET owner_idx = owner_idx + 100 WHERE owner = 'lock'");
+	for (i = 0; i < sizeof(edits) / sizeof(*edits); i++) {
+		exec_raw(edits[i]);
+		st = store_open(path, STORE_READ_ONLY);
+		assert_non_null(st);
+		assert_null(store_report_load(st, 1, &found));
+		assert_true(found);
+		store_close(st);
+		unlink(path);	/* a fresh database for the next edit */
+		st = store_open(path, 0);
+		assert_non_null(st);
+		add_boot(st, "x");
+		store_close(st);
+	}
+	exec_raw("UPDATE report_stacks SET lock_idx = NULL; UPDATE reports SET backtrace = NULL");
 	st = store_open(path, STORE_READ_ONLY);
 	assert_non_null(st);
 	r = store_report_load(st, 1, &found);
 	assert_non_null(r);
-	assert_int_equal(r->chain[0].lock, -1);
-	assert_int_equal(r->locks[0].at.nr, 0);
+	assert_int_equal(r->backtrace, -1);
+	assert_int_equal(r->stacks[0].lock, -1);
 	report_free(r);
 	assert_null(store_report_load(st, 2, &found));
 	assert_false(found);
