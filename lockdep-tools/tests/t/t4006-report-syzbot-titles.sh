@@ -32,6 +32,7 @@ done <<'EOT'
 3x-inconsistent-raw-at.log	0	inconsistent lock state in _raw_spin_lock
 3x-hardirq-order-no-format.log	0	INFO: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected ]
 4x-bad-unlock-interleaved.log	1	BUG: bad unlock balance in corrupted
+4x-bad-unlock-fault-injection.log	1	BUG: bad unlock balance in corrupted
 4x-rcu-cut-by-fault.log	1	WARNING: suspicious RCU usage
 5x-circular-caller-ids.log	0	possible deadlock in tray_shutdown
 6x-rcu-no-culprit.log	1	WARNING: suspicious RCU usage in corrupted
