@@ -647,7 +647,12 @@ static const char *syzbot_format(const struct ldr_report *r, char *buf,
  *  - SYZ_HEADER: syzkaller has no pattern for it: the bare header.
  */
 enum syz_rule { SYZ_HEADER, SYZ_SITE, SYZ_FRAMES };
-enum syz_need { NEED_NOTHING, NEED_ACQUIRING, NEED_ACQUIRING_SITE, NEED_SOURCE };
+enum syz_need {
+	NEED_NOTHING,
+	NEED_ACQUIRE_LINE,	/* "is trying to acquire lock" */
+	NEED_ACQUIRING_SITE,	/* the acquiring lock's "at: f+0x" */
+	NEED_SOURCE,		/* a "file.c:123" line */
+};
 
 struct syz_spec {
 	enum syz_rule rule;
@@ -677,7 +682,7 @@ static struct syz_spec syz_spec_of(const struct ldr_report *r)
 	case LDR_CIRCULAR_DEPENDENCY:
 		if (old)
 			return syz_site_rule(LDR_ROLE_ACQUIRING, true);
-		s.need = NEED_ACQUIRING;
+		s.need = NEED_ACQUIRE_LINE;
 		s.src[0] = SRC_AT_ACQUIRING;
 		s.src[1] = SRC_AT_HOLDING;
 		s.src[2] = SRC_CHAIN;
@@ -744,21 +749,17 @@ static const struct ldr_frame *syz_site(const struct ldr_report *r,
 	return NULL;
 }
 
-static bool has_role(const struct ldr_report *r, enum ldr_role role,
-		     bool with_site)
+/* Does a lock of this role have an "at: f+0x" site? */
+static bool has_site(const struct ldr_report *r, enum ldr_role role)
 {
 	size_t i, j;
 
-	for (i = 0; i < r->nr_locks; i++) {
-		if (r->locks[i].role != role)
-			continue;
-		if (!with_site)
-			return true;
-		for (j = 0; j < r->locks[i].at.nr; j++)
+	for (i = 0; i < r->nr_locks; i++)
+		for (j = 0; r->locks[i].role == role && j < r->locks[i].at.nr;
+		     j++)
 			if (r->locks[i].at.v[j].func &&
 			    r->locks[i].at.v[j].has_off)
 				return true;
-	}
 	return false;
 }
 
@@ -781,14 +782,20 @@ static bool names_source_line(const char *t)
 	return false;
 }
 
-/* A line after the header that names a source line (suspicious RCU). */
-static bool has_source_line(const struct ldr_report *r)
+static bool names_acquire(const char *t)
+{
+	return strstr(t, "is trying to acquire lock") != NULL;
+}
+
+/* Is there a line after the header that pred likes? */
+static bool line_after_header(const struct ldr_report *r,
+			      bool (*pred)(const char *))
 {
 	bool after = false;
 	size_t i;
 
 	for (i = 0; i < r->nr_raw; i++) {
-		if (after && names_source_line(r->raw[i].text))
+		if (after && pred(r->raw[i].text))
 			return true;
 		if (strstr(r->raw[i].text, r->header))
 			after = true;
@@ -799,12 +806,12 @@ static bool has_source_line(const struct ldr_report *r)
 static bool syz_needs_met(const struct ldr_report *r, enum syz_need need)
 {
 	switch (need) {
-	case NEED_ACQUIRING:
-		return has_role(r, LDR_ROLE_ACQUIRING, false);
+	case NEED_ACQUIRE_LINE:
+		return line_after_header(r, names_acquire);
 	case NEED_ACQUIRING_SITE:
-		return has_role(r, LDR_ROLE_ACQUIRING, true);
+		return has_site(r, LDR_ROLE_ACQUIRING);
 	case NEED_SOURCE:
-		return has_source_line(r);
+		return line_after_header(r, names_source_line);
 	case NEED_NOTHING:
 		break;
 	}

@@ -17,16 +17,7 @@ needs are). lockdep-report --title=syzbot prints it in text.'
 FIX=$TOP/lockdep-tools/tests/fixtures/syzbot-titles
 
 # fixture, lockdep-report's exit status (1: truncated), syzbot's title
-while IFS=$'\t' read -r fix code syz; do
-	export fix code syz
-	test_expect_success "$fix: $syz" '
-		test_expect_code "$code" "$BIN/lockdep-report" --pretty \
-			"$FIX/$fix" >out.json 2>err &&
-		json_titles out.json | cut -f2 >actual &&
-		printf "%s\n" "$syz" >expect &&
-		test_cmp expect actual
-	'
-done <<'EOT'
+cat >"$TRASH/titles" <<'EOT'
 26-recursive-at-primitive.log	0	possible deadlock in lock_sock_nested
 26-circular-cut-before-lock.log	1	INFO: possible circular locking dependency detected ]
 3x-inconsistent-raw-at.log	0	inconsistent lock state in _raw_spin_lock
@@ -38,11 +29,35 @@ done <<'EOT'
 6x-rcu-no-culprit.log	1	WARNING: suspicious RCU usage in corrupted
 6x-rcu-syscall-se.log	0	WARNING: suspicious RCU usage in wobble
 6x-inconsistent-cut.log	1	inconsistent lock state in corrupted
+6x-circular-cut-after-acquire.log	1	possible deadlock in corrupted
 6x-circular-header-only.log	1	WARNING: possible circular locking dependency detected
 6x-held-freed-at-primitive.log	0	WARNING: held lock freed in lock_sock_nested
 6x-bad-unlock-cut.log	1	WARNING: bad unlock balance in corrupted
 6x-recursive-symbolised.log	0	possible deadlock in yarn_knot
 EOT
+
+while IFS=$'\t' read -r fix code syz; do
+	export fix code syz
+	test_expect_success "$fix: $syz" '
+		test_expect_code "$code" "$BIN/lockdep-report" --pretty \
+			"$FIX/$fix" >out.json 2>err &&
+		json_titles out.json | cut -f2 >actual &&
+		printf "%s\n" "$syz" >expect &&
+		test_cmp expect actual
+	'
+done <"$TRASH/titles"
+
+test_expect_success 'the same titles from a database (lockdep-collect --db --log)' '
+	while IFS="	" read -r fix code syz; do
+		"$BIN/lockdep-collect" --db t.db --log "$FIX/$fix" >/dev/null 2>&1 ||
+		return 1
+	done <titles &&
+	test_expect_code 1 "$BIN/lockdep-report" --db t.db --all --list \
+		--title=syzbot >list 2>err &&
+	sed -e "s/^[0-9]* [a-z-]* *//" -e "s/ (truncated)\$//" list >actual &&
+	cut -f3 titles >expect &&
+	test_cmp expect actual
+'
 
 test_expect_success '--title=syzbot prints syzbot'"'"'s title in text and --list' '
 	test_expect_code 1 "$BIN/lockdep-report" --title=syzbot \
