@@ -21,6 +21,8 @@ cat >"$TRASH/titles" <<'EOT'
 26-recursive-at-primitive.log	0	possible deadlock in lock_sock_nested
 26-circular-cut-before-lock.log	1	INFO: possible circular locking dependency detected ]
 3x-inconsistent-raw-at.log	0	inconsistent lock state in _raw_spin_lock
+3x-rcu-bracket.log	0	INFO: suspicious RCU usage in quux_find_peer
+3x-rcu-bracket-cut.log	1	INFO: suspicious RCU usage. ]
 3x-hardirq-order-no-format.log	0	INFO: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected ]
 4x-bad-unlock-interleaved.log	1	BUG: bad unlock balance in corrupted
 4x-bad-unlock-fault-injection.log	1	BUG: bad unlock balance in corrupted
