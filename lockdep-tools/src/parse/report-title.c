@@ -831,10 +831,37 @@ static const struct ldr_frame *syz_frame(const struct ldr_report *r,
 	return f;
 }
 
+/*
+ * What syzkaller does to every title last: tabs become spaces, other
+ * control bytes and bytes outside ASCII go, runs of spaces shrink to
+ * one, at most 120 bytes are kept (a cut or interleaved line can be very
+ * long) and the ends are trimmed. In place.
+ */
+static void syz_sanitize(char *t)
+{
+	const size_t max_len = 120;
+	char prev = ' ', *out = t;
+	size_t i;
+
+	for (i = 0; t[i] && i < max_len; i++) {
+		char ch = t[i] == '\t' ? ' ' : t[i];
+
+		if ((unsigned char)ch < 0x20 || (unsigned char)ch >= 0x7f)
+			continue;
+		if (ch == ' ' && prev == ' ')
+			continue;
+		*out++ = ch;
+		prev = ch;
+	}
+	while (out > t && out[-1] == ' ')
+		out--;
+	*out = '\0';
+}
+
 void report_make_syzbot_title(struct ldr_report *r)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const struct ldr_frame *f;
+	const struct ldr_frame *f = NULL;
 	struct syz_spec s;
 	const char *fmt;
 	char buf[128], *base;
@@ -846,25 +873,25 @@ void report_make_syzbot_title(struct ldr_report *r)
 		return;
 	fmt = syzbot_format(r, buf, sizeof(buf));
 	s = syz_spec_of(r);
-	if (!fmt || s.rule == SYZ_HEADER ||
-	    (s.rule == SYZ_FRAMES && !syz_needs_met(r, s.need))) {
-		r->syzbot_title = bare_header(r);
-		return;
-	}
-	f = s.rule == SYZ_SITE ? syz_site(r, &s) : syz_frame(r, &s);
-	if (!f && s.rule == SYZ_SITE) {
-		r->syzbot_title = bare_header(r);
-		return;
-	}
-	if (!f) {
-		strbuf_addf(&sb, "%s in corrupted", fmt);
-	} else {
+	if (fmt && s.rule == SYZ_SITE)
+		f = syz_site(r, &s);
+	else if (fmt && s.rule == SYZ_FRAMES && syz_needs_met(r, s.need))
+		f = syz_frame(r, &s);
+	else
+		s.rule = SYZ_HEADER;
+	if (f) {
 		base = base_name(f->func);
 		strbuf_addf(&sb, "%s in %s", fmt, s.rule == SYZ_SITE ? base :
 			    without_syscall_prefix(base));
 		free(base);
+		r->syzbot_title = strbuf_detach(&sb, NULL);
+	} else if (s.rule == SYZ_FRAMES) {
+		strbuf_addf(&sb, "%s in corrupted", fmt);
+		r->syzbot_title = strbuf_detach(&sb, NULL);
+	} else {
+		r->syzbot_title = bare_header(r);
 	}
-	r->syzbot_title = strbuf_detach(&sb, NULL);
+	syz_sanitize(r->syzbot_title);
 }
 
 void report_title_as_syzbot(struct ldr_report *r)

@@ -36,6 +36,7 @@ cat >"$TRASH/titles" <<'EOT'
 6x-held-freed-at-primitive.log	0	WARNING: held lock freed in lock_sock_nested
 6x-bad-unlock-cut.log	1	WARNING: bad unlock balance in corrupted
 6x-recursive-symbolised.log	0	possible deadlock in yarn_knot
+6x-recursive-long-name.log	0	possible deadlock in quux_quux_quux_quux_quux_quux_quux_quux_quux_quux_quux_quux_quux_quux_quux_quux_quux_quux_quux_quux
 EOT
 
 while IFS=$'\t' read -r fix code syz; do
