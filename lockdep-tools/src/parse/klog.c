@@ -136,10 +136,23 @@ static bool foreign_line(const char *t)
 		"------------[ cut here ]------------", "WARNING: CPU: ",
 		"INFO: task ", "INFO: rcu_", "rcu: INFO: ", "watchdog: BUG: ",
 	};
+	/*
+	 * Messages that print a stack of their own, anywhere on the line
+	 * (the failing task's comm may come first): without caller tags,
+	 * their stack would be taken for the report's (syzkaller too calls
+	 * a report they land in interleaved).
+	 */
+	static const char *const with_stack[] = {
+		"FAULT_INJECTION: forcing a failure",
+		"FAULT_FLAG_ALLOW_RETRY missing", "vmalloc: allocation failure:",
+	};
 	size_t i;
 
 	for (i = 0; i < sizeof(starts_of) / sizeof(starts_of[0]); i++)
 		if (starts(t, starts_of[i]))
+			return true;
+	for (i = 0; i < sizeof(with_stack) / sizeof(with_stack[0]); i++)
+		if (strstr(t, with_stack[i]))
 			return true;
 	return false;
 }

@@ -34,10 +34,15 @@
  * takes pseudo-locks too, unless no place names another function. Some
  * types pass over more (extra_innocent()).
  * Compiler suffixes (".cold", ".isra.0", ".part.0", ".constprop.0") are
- * dropped and C++ and Rust symbols demangled; syzbot_title also drops
- * the syscall wrapper prefixes ("__do_sys_", "__x64_", ...) the way
- * syzkaller does, one after the other in the order of
- * syscall_prefixes[].
+ * dropped and C++ and Rust symbols demangled.
+ *
+ * syzbot_title follows syzkaller's own rules instead (syz_spec_of()):
+ * no fallback from one place to the next, "<what> in corrupted" when
+ * the frames it gathers are all innocent or missing (a report cut or
+ * interleaved), the header when the line its pattern needs is missing,
+ * the "at:" function as printed where its pattern captures one, and a
+ * syscall wrapper prefix ("__se_sys_", "__x64_") taken off a gathered
+ * frame.
  *
  * Dedup key: 16 hex digits of the 64-bit FNV-1a hash of
  *   "<type>\n<lock>\n<lock>...\n<title>"
@@ -50,6 +55,7 @@
  * same-named classes in registration order, which differs between boots
  * and machines, while subclasses are fixed in the source.
  */
+#include <ctype.h>
 #include <fnmatch.h>
 #include <libiberty/demangle.h>
 #include <stdio.h>
@@ -178,6 +184,7 @@ enum source {
 	SRC_AT_HELD,		/* the first lock of the held list */
 	SRC_CHAIN,		/* the stacks of the "-> #N" entries, in order */
 	SRC_IRQ_SAFE_STACK,	/* "... which became X-irq-safe at:" */
+	SRC_IRQ_UNSAFE_STACK,	/* "... which became X-irq-unsafe at:" */
 	SRC_BACKTRACE,
 	SRC_AT_ANY,		/* any lock's "at:", by main_roles[] */
 };
@@ -251,7 +258,7 @@ static const char *const *extra_innocent(enum ldr_type type)
 	static const char *const freeing[] = {
 		"*destruct*", "*free*", "*_put", NULL,
 	};
-	static const char *const rcu[] = { "*rcu*", "kmem_*", "*slab*", NULL };
+	static const char *const rcu[] = { "*rcu*", "*kmem*", "*slab*", NULL };
 	static const char *const key[] = {
 		"*lock*", "*stack*", "*IRQ*", NULL,
 	};
@@ -394,8 +401,11 @@ static const struct ldr_frame *from_source(const struct ldr_report *r,
 					    skip);
 		return f;
 	case SRC_IRQ_SAFE_STACK:
+	case SRC_IRQ_UNSAFE_STACK:
 		for (i = 0; i < r->nr_stacks; i++)
-			if (ends_with(r->stacks[i].label, "-irq-safe"))
+			if (ends_with(r->stacks[i].label,
+				      src == SRC_IRQ_SAFE_STACK ? "-irq-safe" :
+				      "-irq-unsafe"))
 				return culprit(&r->stacks[i].frames, skip);
 		return NULL;
 	case SRC_BACKTRACE:
@@ -507,14 +517,29 @@ static void make_title(struct ldr_report *r)
 }
 
 /*
- * syzkaller takes these off the function in the order listed, each at
- * most once ("__x64_sys_read" loses "__x64_" only: "sys_read").
+ * syzkaller takes one of these off a frame it gathered (not off a
+ * function its pattern captured): the one that leaves the shortest name
+ * ("__se_sys_bpf" loses "__se_sys_": "bpf").
  */
 static const char *const syscall_prefixes[] = {
 	"SYSC_", "SyS_", "sys_", "__x64_", "__ia32_", "__arm64_",
-	"____sys_", "___sys_", "__sys_", "__se_", "__do_sys_",
+	"____sys_", "___sys_", "__sys_", "__se_", "__se_sys_", "__do_sys_",
 	"compat_SYSC_", "compat_SyS_", "ksys_",
 };
+
+static const char *without_syscall_prefix(const char *name)
+{
+	const char *best = name;
+	size_t i, n;
+
+	for (i = 0; i < sizeof(syscall_prefixes) / sizeof(*syscall_prefixes);
+	     i++) {
+		n = strlen(syscall_prefixes[i]);
+		if (!strncmp(name, syscall_prefixes[i], n) && name + n > best)
+			best = name + n;
+	}
+	return best;
+}
 
 /* "WARNING", "BUG" or "INFO" of the header, or dflt. */
 static const char *decoration(const struct ldr_report *r, const char *dflt)
@@ -531,16 +556,24 @@ static const char *decoration(const struct ldr_report *r, const char *dflt)
 	return dflt;
 }
 
-/* The header without the "[ ... ]" of old kernels; caller frees. */
+/*
+ * The header as syzkaller titles a report it has no pattern for, or
+ * whose pattern did not match: the line from "BUG:", "WARNING:" or
+ * "INFO:" on, so the bracketed era keeps its closing " ]"; a header
+ * without one of those words loses only the brackets. Caller frees.
+ */
 static char *bare_header(const struct ldr_report *r)
 {
 	const char *h = r->header;
 	size_t n;
 
-	if (starts_with(h, "[ "))
-		h += 2;
+	if (!starts_with(h, "[ "))
+		return xstrdup(h);
+	if (strcmp(decoration(r, ""), ""))
+		return xstrdup(h + 2);
+	h += 2;
 	n = strlen(h);
-	if (h != r->header && n >= 2 && !strcmp(h + n - 2, " ]"))
+	if (n >= 2 && !strcmp(h + n - 2, " ]"))
 		n -= 2;
 	return xstrndup(h, n);
 }
@@ -597,13 +630,241 @@ static const char *syzbot_format(const struct ldr_report *r, char *buf,
 	}
 }
 
+/*
+ * How syzkaller finds the function of r's type (pkg/report/linux.go,
+ * restated):
+ *  - SYZ_SITE: its pattern for the report captures the function of the
+ *    first "at:" site printed from the anchor lock on, as printed: no
+ *    frame is passed over and no prefix taken off, and an inlined site
+ *    (no "+0x") does not count. In the bracketed era the site must carry
+ *    its "[<address>]". No such site: the title is the bare header (the
+ *    report matched syzkaller's header but not its pattern).
+ *  - SYZ_FRAMES: it gathers the frames of src[] in order and the first
+ *    that is not innocent names the function; when there is none, the
+ *    function is "corrupted" (a report cut before its stack, or
+ *    interleaved with another report so that its stack is missing).
+ *    Some types first need a line (need) or get the bare header.
+ *  - SYZ_HEADER: syzkaller has no pattern for it: the bare header.
+ */
+enum syz_rule { SYZ_HEADER, SYZ_SITE, SYZ_FRAMES };
+enum syz_need {
+	NEED_NOTHING,
+	NEED_ACQUIRE_LINE,	/* "is trying to acquire lock" */
+	NEED_ACQUIRING_SITE,	/* the acquiring lock's "at: f+0x" */
+	NEED_SOURCE,		/* a "file.c:123" line */
+};
+
+struct syz_spec {
+	enum syz_rule rule;
+	int anchor;		/* SYZ_SITE: an ldr_role, or -1 for any lock */
+	bool needs_address;	/* SYZ_SITE: "[<...>]" before the function */
+	enum syz_need need;	/* SYZ_FRAMES */
+	enum source src[MAX_SOURCES];
+};
+
+static struct syz_spec syz_site_rule(int anchor, bool needs_address)
+{
+	return (struct syz_spec){ .rule = SYZ_SITE, .anchor = anchor,
+				  .needs_address = needs_address };
+}
+
+static struct syz_spec syz_header_rule(void)
+{
+	return (struct syz_spec){ .rule = SYZ_HEADER };
+}
+
+static struct syz_spec syz_spec_of(const struct ldr_report *r)
+{
+	bool old = r->old_format;
+	struct syz_spec s = { .rule = SYZ_FRAMES, .anchor = -1 };
+
+	switch (r->type) {
+	case LDR_CIRCULAR_DEPENDENCY:
+		if (old)
+			return syz_site_rule(LDR_ROLE_ACQUIRING, true);
+		s.need = NEED_ACQUIRE_LINE;
+		s.src[0] = SRC_AT_ACQUIRING;
+		s.src[1] = SRC_AT_HOLDING;
+		s.src[2] = SRC_CHAIN;
+		return s;
+	case LDR_RECURSIVE_LOCKING:
+	case LDR_IRQ_LOCK_INVERSION:
+		return syz_site_rule(LDR_ROLE_ACQUIRING, old);
+	case LDR_INCONSISTENT_LOCK_STATE:
+		if (old)
+			return syz_site_rule(LDR_ROLE_ACQUIRING, true);
+		s.need = NEED_ACQUIRING_SITE;
+		s.src[0] = SRC_BACKTRACE;
+		return s;
+	case LDR_IRQ_SAFE_UNSAFE_ORDER:
+		/* the bracketed era has a pattern for SOFTIRQ only */
+		if (old && (!r->irq_class || strcmp(r->irq_class, "SOFTIRQ")))
+			return syz_header_rule();
+		if (old)
+			return syz_site_rule(LDR_ROLE_ACQUIRING, true);
+		s.src[0] = SRC_IRQ_SAFE_STACK;
+		s.src[1] = SRC_IRQ_UNSAFE_STACK;
+		return s;
+	case LDR_HELD_LOCK_FREED:
+	case LDR_LOCKS_HELD_AT_EXIT:
+		/* "BUG:": the first "[<pc>] f+0x" line; "WARNING:": "at:" */
+		return syz_site_rule(-1, !strcmp(decoration(r, "BUG"), "BUG"));
+	case LDR_LOCK_HELD_RETURNING_TO_USER:
+		return syz_site_rule(LDR_ROLE_HELD, false);
+	case LDR_BAD_UNLOCK_BALANCE:
+		s.src[0] = SRC_AT_RELEASING;
+		s.src[1] = SRC_BACKTRACE;
+		return s;
+	case LDR_SUSPICIOUS_RCU_USAGE:
+		s.need = NEED_SOURCE;
+		/* fall through */
+	case LDR_NESTED_LOCK_NOT_TAKEN:
+	case LDR_INVALID_WAIT_CONTEXT:
+	case LDR_NON_STATIC_KEY:
+	case LDR_OTHER_LOCKDEP:
+		s.src[0] = SRC_BACKTRACE;
+		return s;
+	default:
+		return syz_header_rule();
+	}
+}
+
+/* The first site syzkaller's pattern captures (see SYZ_SITE), or NULL. */
+static const struct ldr_frame *syz_site(const struct ldr_report *r,
+					const struct syz_spec *s)
+{
+	size_t i = 0, j;
+
+	if (s->anchor >= 0)
+		while (i < r->nr_locks && (int)r->locks[i].role != s->anchor)
+			i++;
+	for (; i < r->nr_locks; i++)
+		for (j = 0; j < r->locks[i].at.nr; j++) {
+			const struct ldr_frame *f = &r->locks[i].at.v[j];
+
+			if (f->func && f->has_off &&
+			    (!s->needs_address || f->has_addr))
+				return f;
+		}
+	return NULL;
+}
+
+/* Does a lock of this role have an "at: f+0x" site? */
+static bool has_site(const struct ldr_report *r, enum ldr_role role)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nr_locks; i++)
+		for (j = 0; r->locks[i].role == role && j < r->locks[i].at.nr;
+		     j++)
+			if (r->locks[i].at.v[j].func &&
+			    r->locks[i].at.v[j].has_off)
+				return true;
+	return false;
+}
+
+/* Does t name a source line, "dir/file.c:123" (syzkaller's {{SRC}})? */
+static bool names_source_line(const char *t)
+{
+	const char *p, *q;
+
+	for (p = strchr(t, ':'); p; p = strchr(p + 1, ':')) {
+		if (p[1] < '0' || p[1] > '9')
+			continue;
+		for (q = p; q > t && q[-1] >= 'a' && q[-1] <= 'z'; q--)
+			;
+		if (q == p || q == t || q[-1] != '.' || q - 1 == t)
+			continue;
+		q -= 2;
+		if (isalnum((unsigned char)*q) || strchr("-_/.", *q))
+			return true;
+	}
+	return false;
+}
+
+static bool names_acquire(const char *t)
+{
+	return strstr(t, "is trying to acquire lock") != NULL;
+}
+
+/* Is there a line after the header that pred likes? */
+static bool line_after_header(const struct ldr_report *r,
+			      bool (*pred)(const char *))
+{
+	bool after = false;
+	size_t i;
+
+	for (i = 0; i < r->nr_raw; i++) {
+		if (after && pred(r->raw[i].text))
+			return true;
+		if (strstr(r->raw[i].text, r->header))
+			after = true;
+	}
+	return false;
+}
+
+static bool syz_needs_met(const struct ldr_report *r, enum syz_need need)
+{
+	switch (need) {
+	case NEED_ACQUIRE_LINE:
+		return line_after_header(r, names_acquire);
+	case NEED_ACQUIRING_SITE:
+		return has_site(r, LDR_ROLE_ACQUIRING);
+	case NEED_SOURCE:
+		return line_after_header(r, names_source_line);
+	case NEED_NOTHING:
+		break;
+	}
+	return true;
+}
+
+/* The first frame of s's places that is not innocent, or NULL. */
+static const struct ldr_frame *syz_frame(const struct ldr_report *r,
+					 const struct syz_spec *s)
+{
+	const struct skip skip = { extra_innocent(r->type), true };
+	const struct ldr_frame *f = NULL;
+	size_t i;
+
+	for (i = 0; i < MAX_SOURCES && s->src[i] != SRC_END && !f; i++)
+		f = from_source(r, s->src[i], &skip);
+	return f;
+}
+
+/*
+ * What syzkaller does to every title last: tabs become spaces, other
+ * control bytes and bytes outside ASCII go, runs of spaces shrink to
+ * one, at most 120 bytes are kept (a cut or interleaved line can be very
+ * long) and the ends are trimmed. In place.
+ */
+static void syz_sanitize(char *t)
+{
+	const size_t max_len = 120;
+	char prev = ' ', *out = t;
+	size_t i;
+
+	for (i = 0; t[i] && i < max_len; i++) {
+		char ch = t[i] == '\t' ? ' ' : t[i];
+
+		if ((unsigned char)ch < 0x20 || (unsigned char)ch >= 0x7f)
+			continue;
+		if (ch == ' ' && prev == ' ')
+			continue;
+		*out++ = ch;
+		prev = ch;
+	}
+	while (out > t && out[-1] == ' ')
+		out--;
+	*out = '\0';
+}
+
 void report_make_syzbot_title(struct ldr_report *r)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const struct ldr_frame *f;
-	const char *fmt, *name;
+	const struct ldr_frame *f = NULL;
+	struct syz_spec s;
+	const char *fmt;
 	char buf[128], *base;
-	size_t i, n;
 
 	free(r->syzbot_title);
 	r->syzbot_title = NULL;
@@ -611,22 +872,35 @@ void report_make_syzbot_title(struct ldr_report *r)
 	if (r->type == LDR_HELD_LOCKS_DUMP)
 		return;
 	fmt = syzbot_format(r, buf, sizeof(buf));
-	f = fmt ? report_guilty_frame(r) : NULL;
-	if (!f) {
+	s = syz_spec_of(r);
+	if (fmt && s.rule == SYZ_SITE)
+		f = syz_site(r, &s);
+	else if (fmt && s.rule == SYZ_FRAMES && syz_needs_met(r, s.need))
+		f = syz_frame(r, &s);
+	else
+		s.rule = SYZ_HEADER;
+	if (f) {
+		base = base_name(f->func);
+		strbuf_addf(&sb, "%s in %s", fmt, s.rule == SYZ_SITE ? base :
+			    without_syscall_prefix(base));
+		free(base);
+		r->syzbot_title = strbuf_detach(&sb, NULL);
+	} else if (s.rule == SYZ_FRAMES) {
+		strbuf_addf(&sb, "%s in corrupted", fmt);
+		r->syzbot_title = strbuf_detach(&sb, NULL);
+	} else {
 		r->syzbot_title = bare_header(r);
+	}
+	syz_sanitize(r->syzbot_title);
+}
+
+void report_title_as_syzbot(struct ldr_report *r)
+{
+	if (!r->syzbot_title)
 		return;
-	}
-	base = base_name(f->func);
-	name = base;
-	for (i = 0; i < sizeof(syscall_prefixes) / sizeof(*syscall_prefixes);
-	     i++) {
-		n = strlen(syscall_prefixes[i]);
-		if (!strncmp(name, syscall_prefixes[i], n) && name[n])
-			name += n;
-	}
-	strbuf_addf(&sb, "%s in %s", fmt, name);
-	r->syzbot_title = strbuf_detach(&sb, NULL);
-	free(base);
+	free(r->title);
+	r->title = r->syzbot_title;
+	r->syzbot_title = NULL;
 }
 
 static void key_lock(struct strbuf *sb, const struct ldr_lock *l)

@@ -244,6 +244,12 @@ size_t report_lock_names(const struct ldr_report *r, const char ***names);
 void report_finish(struct ldr_report *r);
 /* Only syzbot_title, for a report read back with its stored title. */
 void report_make_syzbot_title(struct ldr_report *r);
+/*
+ * Put syzbot_title in title, for printers that show one title
+ * (lockdep-report --title=syzbot); a report syzkaller does not title on
+ * its own (a held locks dump) keeps ours.
+ */
+void report_title_as_syzbot(struct ldr_report *r);
 
 /*
  * The first frame of @f outside the locking and freeing primitives (the

@@ -36,6 +36,7 @@ struct report_opts {
 	struct json_writer *json;
 	struct symboliser *sym;	/* --vmlinux/--modules, or NULL */
 	bool advise;		/* --advise */
+	bool syzbot_title;	/* --title=syzbot */
 	const char *source;	/* --source=DIR, or NULL */
 	const char *patch_dir;	/* --patch-dir=DIR, or NULL */
 	int patch_dir_len;	/* ... without its trailing slashes */
@@ -48,11 +49,13 @@ struct report_opts {
 
 static const char usage_line[] =
 	"usage: lockdep-report [-j | --json] [-p | --pretty] [-l | --list]\n"
-	"                      [-t TYPE | --type=TYPE] [--vmlinux=FILE] [--modules=DIR]\n"
+	"                      [-t TYPE | --type=TYPE] [--title=ours|syzbot]\n"
+	"                      [--vmlinux=FILE] [--modules=DIR]\n"
 	"                      [--cache=DIR | --no-cache]\n"
 	"                      [--advise [--source=DIR [--patch-dir=DIR]]] FILE...\n"
 	"       lockdep-report --db=FILE [--boot=ID | --all] [-l | --list | --show=ID]\n"
 	"                      [-j | --json] [-p | --pretty] [-t TYPE | --type=TYPE]\n"
+	"                      [--title=ours|syzbot]\n"
 	"                      [--advise [--source=DIR [--patch-dir=DIR]]]\n";
 
 static void print_help(void)
@@ -68,6 +71,9 @@ static void print_help(void)
 	      "  -p, --pretty     pretty-printed JSON (implies --json)\n"
 	      "  -l, --list       one line per report: id, type, title\n"
 	      "  -t, --type=TYPE  only reports of this type\n"
+	      "      --title=ours|syzbot  the title text and --list show: ours\n"
+	      "                   (default) or syzkaller's, to search syzbot\n"
+	      "                   for (JSON has both)\n"
 	      "      --vmlinux=FILE  add file:line and inlined calls to the\n"
 	      "                   frames of logs, from this vmlinux\n"
 	      "      --modules=DIR  ... and from the modules (.ko) under DIR\n"
@@ -156,6 +162,8 @@ static void show(struct ldr_report *r, void *data)
 			advise_report(r, o->source, &a);
 		if (o->advise && a.patch && o->patch_dirfd >= 0)
 			write_patch(o, r->id, &a);
+		if (o->syzbot_title && o->output != OUT_JSON)
+			report_title_as_syzbot(r);
 		switch (o->output) {
 		case OUT_JSON:
 			report_print_json(o->json, r, o->advise ? &a : NULL,
@@ -288,6 +296,7 @@ int main(int argc, char **argv)
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "type", required_argument, NULL, 't' },
+		{ "title", required_argument, NULL, 'T' },
 		{ "db", required_argument, NULL, 'D' },
 		{ "boot", required_argument, NULL, 'B' },
 		{ "all", no_argument, NULL, 'A' },
@@ -305,7 +314,7 @@ int main(int argc, char **argv)
 	struct report_opts o = { .output = OUT_PLAIN, .type = -1,
 				 .patch_dirfd = -1 };
 	unsigned int next_id = 1, failed = 0, read_in_part = 0;
-	bool json = false, list = false, all = false;
+	bool json = false, list = false, all = false, title = false;
 	const char *db = NULL;
 	struct symbolise_opts so = { 0 };
 	const char *cache_opt = NULL;
@@ -333,6 +342,15 @@ int main(int argc, char **argv)
 				      optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'T':
+			if (strcmp(optarg, "ours") && strcmp(optarg, "syzbot")) {
+				error("unknown --title '%s': expected ours or syzbot",
+				      optarg);
+				return EXIT_USAGE;
+			}
+			o.syzbot_title = !strcmp(optarg, "syzbot");
+			title = true;
 			break;
 		case 'D':
 			db = optarg;
@@ -379,6 +397,8 @@ int main(int argc, char **argv)
 	}
 	if (json && list)
 		return cli_usage_error("cannot use --json and --list together");
+	if (json && title)
+		return cli_usage_error("--title applies to text and --list: --json carries both title and syzbot_title");
 	if (o.advise && list)
 		return cli_usage_error("cannot use --advise with --list");
 	if (o.source && !is_dir(o.source)) {

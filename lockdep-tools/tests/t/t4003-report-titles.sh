@@ -24,9 +24,12 @@ titles_are() {
 }
 
 # file, title, syzbot_title (028: syzkaller titles the hung task that
-# printed the dump, not the dump)
+# printed the dump, not the dump; 002: its "at:" sites are symbolic, not
+# the "[<pc>]" syzkaller's pattern for the bracketed era needs, so the
+# title is the header; 041: that pattern takes the "at:" function as
+# printed, a lock primitive too)
 cat >"$TRASH/corpus-titles" <<'EOT'
-002-circular.txt	possible deadlock in __crypto_lookup_template	possible deadlock in __crypto_lookup_template
+002-circular.txt	possible deadlock in __crypto_lookup_template	INFO: possible circular locking dependency detected ]
 003-inconsistent.txt	inconsistent lock state in inet6_addr_add	inconsistent lock state in inet6_addr_add
 007-inconsistent.txt	inconsistent lock state in btrfs_run_delayed_iputs	inconsistent lock state in btrfs_run_delayed_iputs
 010-hardirq-safe-unsafe.txt	possible deadlock in io_link_timeout_fn	possible deadlock in io_link_timeout_fn
@@ -43,7 +46,7 @@ cat >"$TRASH/corpus-titles" <<'EOT'
 035-max-lockdep-chain-hlocks.txt	MAX_LOCKDEP_CHAIN_HLOCKS too low	BUG: MAX_LOCKDEP_CHAIN_HLOCKS too low!
 037-bad-unlock-balance.txt	bad unlock balance in generic_sync_sb_inodes	BUG: bad unlock balance in generic_sync_sb_inodes
 039-softirq-safe-unsafe.txt	possible deadlock in meth_tx	possible deadlock in meth_tx
-041-recursive.txt	possible deadlock in lock_cpu_hotplug	possible deadlock in lock_cpu_hotplug
+041-recursive.txt	possible deadlock in lock_cpu_hotplug	possible deadlock in mutex_lock
 045-circular.txt	possible deadlock in shm_close	possible deadlock in shm_close
 048-recursive.txt	possible deadlock in find_ref_lock	possible deadlock in find_ref_lock
 EOT
@@ -60,6 +63,8 @@ else
 fi
 
 # fixture, title, syzbot_title: one per rule of report-title.c
+# (irq-safe-cut: syzkaller reads on from the cut irq-safe stack into the
+# irq-unsafe one; held-freed-no-at: it takes the first "at:" as printed)
 while IFS=$'\t' read -r fix title syz; do
 	export fix title syz
 	test_expect_success "$fix: $syz" '
@@ -67,8 +72,8 @@ while IFS=$'\t' read -r fix title syz; do
 	'
 done <<'EOT'
 circular-wq-at.log	possible deadlock in mlx_teardown	possible deadlock in mlx_teardown
-irq-safe-cut.log	possible deadlock in snd_timer_close	possible deadlock in snd_timer_close
-held-freed-no-at.log	held lock freed in tipc_release	WARNING: held lock freed in tipc_release
+irq-safe-cut.log	possible deadlock in snd_timer_close	possible deadlock in snd_timer_user_tselect
+held-freed-no-at.log	held lock freed in tipc_release	WARNING: held lock freed in lock_sock_nested
 arm64-inconsistent.log	inconsistent lock state in hci_conn_timeout	inconsistent lock state in hci_conn_timeout
 rcu-syscall-prefix.log	suspicious RCU usage in __sys_bpf	WARNING: suspicious RCU usage in bpf
 invalid-wait-innocent.log	invalid wait context in nf_tables_commit	WARNING: locking bug in nf_tables_commit
