@@ -459,11 +459,13 @@ static int find_offsets(struct store_merger *m)
 
 /*
  * INSERT INTO main.T SELECT (each key shifted) FROM src.T WHERE (each
- * key is being copied); then the rows that name no boot of the source,
+ * key is being copied), for the @rows rows of src.T; then the rows that
+ * name no boot of the source (@all: the sets of every boot's rows),
  * counted and said.
  */
 static int copy_table(struct store_merger *m, const struct table *t,
-		      const char *all, struct store_merge_result *r)
+		      long long rows, const char *all,
+		      struct store_merge_result *r)
 {
 	struct strbuf cols = STRBUF_INIT, sel = STRBUF_INIT, sql = STRBUF_INIT;
 	const struct column *c;
@@ -471,6 +473,8 @@ static int copy_table(struct store_merger *m, const struct table *t,
 	size_t i;
 	int ret = 0;
 
+	if (!rows)
+		return 0;
 	for (i = 0; i < t->nr; i++) {
 		c = &t->cols[i];
 		strbuf_addf(&cols, "%s\"%s\"", i ? ", " : "", c->name);
@@ -492,12 +496,16 @@ static int copy_table(struct store_merger *m, const struct table *t,
 		strbuf_addf(&cols, "unable to copy table %s", t->name);
 		ret = merge_fail(m, cols.buf);
 	}
-	strbuf_reset(&sql);
-	strbuf_addf(&sql, "SELECT count(*) FROM src.\"%s\" WHERE NOT (", t->name);
-	add_filter(&sql, t, all, -1);
-	strbuf_addch(&sql, ')');
-	if (!ret)
+	/* with every boot copied, a row not copied names none of them */
+	orphans = rows - sqlite3_changes64(m->st->db);
+	if (!ret && orphans && strcmp(all, "copy")) {
+		strbuf_reset(&sql);
+		strbuf_addf(&sql, "SELECT count(*) FROM src.\"%s\" WHERE NOT (",
+			    t->name);
+		add_filter(&sql, t, all, -1);
+		strbuf_addch(&sql, ')');
 		ret = query_ll(m, sql.buf, &orphans);
+	}
 	if (!ret && orphans) {
 		r->skipped += (size_t)orphans;
 		warning("'%s': %lld row%s of %s belong%s to no boot of the source (a boot_id 0, or of a boot deleted without them): skipped",
@@ -510,10 +518,34 @@ static int copy_table(struct store_merger *m, const struct table *t,
 	return ret;
 }
 
+/* The source's rows per table, in one statement (a table with none is skipped). */
+static int count_rows(struct store_merger *m, long long **rows)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *s;
+	size_t i;
+	int ret = 0;
+
+	*rows = xcalloc(m->nr_tables, sizeof(**rows));
+	strbuf_addstr(&sql, "SELECT 0");
+	for (i = 0; i < m->nr_tables; i++)
+		strbuf_addf(&sql, ", (SELECT count(*) FROM src.\"%s\")",
+			    m->tables[i].name);
+	if (sqlite3_prepare_v2(m->st->db, sql.buf, -1, &s, NULL))
+		ret = merge_fail(m, "unable to read");
+	else if (sqlite3_step(s) != SQLITE_ROW)
+		ret = merge_fail(m, "unable to read");
+	for (i = 0; !ret && i < m->nr_tables; i++)
+		(*rows)[i] = sqlite3_column_int64(s, (int)i + 1);
+	sqlite3_finalize(s);
+	strbuf_release(&sql);
+	return ret;
+}
+
 static int merge_locked(struct store_merger *m, struct store_merge_result *r)
 {
 	const char *all = "copy";
-	long long v, last;
+	long long v, last, *rows = NULL;
 	size_t i;
 	int ret;
 
@@ -539,8 +571,10 @@ static int merge_locked(struct store_merger *m, struct store_merge_result *r)
 		if (build_sets(m, all, "SELECT id FROM src.boots"))
 			return -1;
 	}
-	for (i = 0, ret = 0; i < m->nr_tables && !ret; i++)
-		ret = copy_table(m, &m->tables[i], all, r);
+	ret = count_rows(m, &rows);
+	for (i = 0; i < m->nr_tables && !ret; i++)
+		ret = copy_table(m, &m->tables[i], rows[i], all, r);
+	free(rows);
 	/* the copied boots' packs, from their rows under their new ids */
 	if (!ret && r->added)
 		ret = store_pack_missing(m->st, last);

@@ -33,7 +33,14 @@ test_expect_success 'a report of boot 0 is skipped, said (1): no boot held gains
 	grep -q "zero.db.: .* rows* of reports belongs* to no boot of the source.*skipped" err &&
 	echo "zero.db: 2 boots, 2 added" >expect && test_cmp expect out &&
 	[ "$(count d.db reports)" = 0 ] && [ "$(count d.db report_locks)" = 0 ] &&
-	[ -z "$(sqlite3 d.db "PRAGMA foreign_key_check")" ]
+	[ -z "$(sqlite3 d.db "PRAGMA foreign_key_check")" ] &&
+	# again: its boots are held now, its orphans still orphans
+	test_expect_code 1 merge --db d.db zero.db >out 2>err &&
+	grep -q "zero.db.: 1 row of reports belongs to no boot of the source.*skipped" err &&
+	# the rows of the boots held are not orphans
+	! grep -q "of classes" err &&
+	echo "zero.db: 2 boots, 0 added" >expect && test_cmp expect out &&
+	[ "$(count d.db reports)" = 0 ] && [ "$(count d.db boots)" = 3 ]
 '
 
 test_expect_success 'the rows of a boot deleted without them are skipped, said (1)' '
