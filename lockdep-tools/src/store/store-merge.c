@@ -350,8 +350,8 @@ static int build_sets(struct store_merger *m, const char *set,
 	}
 	strbuf_release(&sql);
 	if (!ret && left)
-		ret = error("unable to merge '%s': its tables' keys refer to each other in a circle",
-			    m->path);
+		ret = error("unable to merge '%s' into '%s': its schema's renumbered keys refer to each other in a circle",
+			    m->path, store_path(m->st));
 	return ret;
 }
 
