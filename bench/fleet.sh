@@ -13,14 +13,20 @@
 #       dependencies, one transaction per source  (the merge's peer)
 #   lockdep-graph --boots all --cycles --json  (ours: the union)
 #   sccmap -s on the union as dot               (the cycles' peer)
-# for N = 10, 100 and 1,000 boots, to show how time and memory grow. The
-# peers must agree: the same rows merged, the same number of cyclic
-# components. Not a test: nothing here fails on speed. Work files in
+# for N = 10, 100 and 1,000 boots, to show how time and memory grow.
+# Then the incremental case a fleet runs every day: INC new boots merged
+# into the history of the largest N, next to the same INC boots merged
+# into an empty database (the floor: a merge should cost what it adds,
+# not what is there) and the peer doing both. The peers must agree: the
+# same rows merged, the same number of cyclic components. Not a test:
+# nothing here fails on speed. CPU is user + sys seconds; on a shared
+# machine compare those, wall times wait for the others. Work files in
 # $BUILD/logs/bench-fleet/.
 #
 # Environment: BUILD (default build/), BIN (default $BUILD/bin), SIZES
-# (boots, default "10 100 1000"), BENCH_SMALL=1 (make check: 5 and 10
-# boots; the peers must still agree, else exit 2).
+# (boots, default "10 100 1000"), INC (new boots, default 10),
+# BENCH_SMALL=1 (make check: 5 and 10 boots, 2 new; the peers must
+# still agree, else exit 2).
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,8 +34,10 @@ BUILD=${BUILD:-$TOP/build}
 BIN=${BIN:-$BUILD/bin}
 if [ "${BENCH_SMALL:-}" = 1 ]; then
 	SIZES=${SIZES:-5 10}
+	INC=${INC:-2}
 fi
 SIZES=${SIZES:-10 100 1000}
+INC=${INC:-10}
 W=$BUILD/logs/bench-fleet
 
 die() { echo "bench/fleet: $*" >&2; exit 2; }
@@ -49,7 +57,7 @@ printf 'all lock classes:\n' >"$W/empty/lockdep"
 "$BIN/lockdep-collect" --db "$W/template.db" --proc-dir "$W/empty" \
 	>/dev/null 2>&1 || [ $? = 1 ] || die "unable to create a database"
 sqlite3 "$W/template.db" "DELETE FROM boots; PRAGMA journal_mode = DELETE; VACUUM" >/dev/null
-for ((i = 0; i < max; i++)); do
+for ((i = 0; i < max + INC; i++)); do
 	cp "$W/template.db" "$W/boots/$i.db"
 	sed "s/@BOOT@/$i/g" "$TOP/bench/fleet-gen.sql" | sqlite3 "$W/boots/$i.db" ||
 		die "unable to generate boot $i"
@@ -66,10 +74,11 @@ run() {
 	echo "$t $(echo "$u + $s" | bc -l) $m"
 }
 
-# the peer's merge: the three tables the graph needs, ids shifted
+# the peer's merge of boots FROM to TO - 1: the three tables the graph
+# needs, ids shifted
 peer_sql() {
 	local i
-	for ((i = 0; i < $1; i++)); do
+	for ((i = $1; i < $2; i++)); do
 		cat <<-SQL
 		ATTACH '$W/boots/$i.db' AS s;
 		BEGIN IMMEDIATE;
@@ -90,24 +99,34 @@ peer_sql() {
 	done
 }
 
-printf "%-6s %8s %9s %9s %9s %9s %9s %9s %6s %6s %9s %9s %9s %9s\n" \
-	boots "deps" "union" "merge s" "merge cpu" "merge KiB" "peer s" "peer KiB" \
-	comps cycles "cycles s" "cyc cpu" "cyc KiB" "sccmap s"
+# same N DB PEER: the rows the graph needs are the same on both sides
+same() {
+	local t a b
+	for t in boots classes dependencies; do
+		a=$(sqlite3 "$2" "SELECT count(*) FROM $t")
+		b=$(sqlite3 "$3" "SELECT count(*) FROM $t")
+		[ "$a" = "$b" ] || die "$1 boots: $t: $a rows merged, the peer $b"
+	done
+}
+
+# files FROM TO: the boot databases FROM to TO - 1
+files() {
+	local i
+	for ((i = $1; i < $2; i++)); do echo "$W/boots/$i.db"; done
+}
+
+printf "%-6s %8s %9s %9s %9s %9s %9s %9s %9s %6s %6s %6s %9s %9s %9s %9s\n" \
+	boots "deps" "union" "merge s" "merge cpu" "merge KiB" "peer s" "peer cpu" \
+	"peer KiB" "cpu/pr" comps cycles "cycles s" "cyc cpu" "cyc KiB" "sccmap s"
 for n in $SIZES; do
 	f=$W/fleet$n.db p=$W/peer$n.db
 	rm -f "$f"* "$p"*
-	files=()
-	for ((i = 0; i < n; i++)); do files+=("$W/boots/$i.db"); done
+	mapfile -t files < <(files 0 "$n")
 	read -r tm cm mm < <(run merge$n "$BIN/lockdep-merge" -q --db "$f" "${files[@]}")
 	cp "$W/template.db" "$p"
-	peer_sql "$n" >"$W/peer$n.sql"
-	read -r tpm _ mpm < <(run peer-merge$n sqlite3 "$p" ".read $W/peer$n.sql")
-	# the same rows on both sides
-	for t in boots classes dependencies; do
-		a=$(sqlite3 "$f" "SELECT count(*) FROM $t")
-		b=$(sqlite3 "$p" "SELECT count(*) FROM $t")
-		[ "$a" = "$b" ] || die "$n boots: $t: $a rows merged, the peer $b"
-	done
+	peer_sql 0 "$n" >"$W/peer$n.sql"
+	read -r tpm cpm mpm < <(run peer-merge$n sqlite3 "$p" ".read $W/peer$n.sql")
+	same "$n" "$f" "$p"
 	[ "$(sqlite3 "$f" "SELECT count(*) FROM boots")" = "$n" ] ||
 		die "$n boots: the fleet holds $(sqlite3 "$f" "SELECT count(*) FROM boots")"
 	deps=$(sqlite3 "$f" "SELECT count(*) FROM dependencies")
@@ -128,7 +147,31 @@ for n in $SIZES; do
 	pe=$(($(wc -l <"$W/union$n.dot") - 2))
 	[ "$pc" = "$comps" ] || die "$n boots: sccmap finds '$pc' cyclic components, ours '$comps'"
 	[ "$pe" = "$union" ] || die "$n boots: the union has $pe dependencies, ours $union"
-	printf "%-6d %8d %9d %9.2f %9.2f %9d %9.2f %9d %6d %6d %9.2f %9.2f %9d %9.2f\n" \
-		"$n" "$deps" "$union" "$tm" "$cm" "$mm" "$tpm" "$mpm" "$comps" \
-		"$cycles" "$tc" "$cc" "$mc" "$ts"
+	printf "%-6d %8d %9d %9.2f %9.2f %9d %9.2f %9.2f %9d %6.2f %6d %6d %9.2f %9.2f %9d %9.2f\n" \
+		"$n" "$deps" "$union" "$tm" "$cm" "$mm" "$tpm" "$cpm" "$mpm" \
+		"$(echo "$cm / ($cpm + 0.005)" | bc -l)" "$comps" "$cycles" "$tc" \
+		"$cc" "$mc" "$ts"
 done
+
+# the incremental case: INC new boots into the largest history, and into
+# an empty database, ours and the peer's
+mapfile -t files < <(files "$max" $((max + INC)))
+cp "$W/fleet$max.db" "$W/inc.db"
+read -r ti ci _ < <(run inc "$BIN/lockdep-merge" -q --db "$W/inc.db" "${files[@]}")
+read -r te ce _ < <(run inc-empty "$BIN/lockdep-merge" -q --db "$W/inc-empty.db" "${files[@]}")
+peer_sql "$max" $((max + INC)) >"$W/peer-inc.sql"
+cp "$W/peer$max.db" "$W/peer-inc.db"
+cp "$W/template.db" "$W/peer-inc-empty.db"
+read -r tpi cpi _ < <(run peer-inc sqlite3 "$W/peer-inc.db" ".read $W/peer-inc.sql")
+read -r _ cpe _ < <(run peer-inc-empty sqlite3 "$W/peer-inc-empty.db" ".read $W/peer-inc.sql")
+same "$max + $INC" "$W/inc.db" "$W/peer-inc.db"
+same "$INC" "$W/inc-empty.db" "$W/peer-inc-empty.db"
+[ "$(sqlite3 "$W/inc.db" "SELECT count(*) FROM boots")" = $((max + INC)) ] ||
+	die "$max + $INC boots: the history holds $(sqlite3 "$W/inc.db" "SELECT count(*) FROM boots")"
+echo
+printf "%-7s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n" history new "inc s" \
+	"inc cpu" "empty s" "empty cpu" "inc/empty" "peer s" "peer cpu" \
+	"pr empty" "cpu/pr"
+printf "%-7d %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n" \
+	"$max" "$INC" "$ti" "$ci" "$te" "$ce" "$(echo "$ci / ($ce + 0.005)" | bc -l)" \
+	"$tpi" "$cpi" "$cpe" "$(echo "$ci / ($cpi + 0.005)" | bc -l)"

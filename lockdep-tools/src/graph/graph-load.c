@@ -80,8 +80,11 @@ static int add_class(const struct store_graph_class *c, void *data)
 		strbuf_addf(&l->key, "c%" PRId64, c->id);
 		if (boot_index(l, c->boot_id) >= 0)
 			l->g->boots[boot_index(l, c->boot_id)].nr_ambiguous++;
-	} else
-		strbuf_addf(&l->key, "i%s", c->identity);
+	} else {
+		/* not strbuf_addf(): a printf per class was 8 % of a union's load */
+		strbuf_addch(&l->key, 'i');
+		strbuf_addstr(&l->key, c->identity);
+	}
 	idmap_add(&l->map, c->id,
 		  graph_add_node(l->g, l->key.buf, c->name, c->usage_bits,
 				 boot_index(l, c->boot_id)));

@@ -5,6 +5,7 @@
  * into its own database. The store does the work (store-merge.h); this
  * is the command line and the one line per source.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -36,13 +37,19 @@ static void print_help(void)
 	      "\n"
 	      "Prints per source: \"SOURCE: N boots, M added\".\n"
 	      "A SOURCE is only read; one that is --db itself is refused, and\n"
-	      "so is a boot without a uuid or with another boot's (uuids\n"
-	      "compare case-insensitively), each named on standard error.\n"
+	      "so is a boot without a uuid of 32 hex digits or with another\n"
+	      "boot's (uuids compare and are stored lowercase, without\n"
+	      "dashes or blanks), each named on standard error.\n"
 	      "\n"
-	      "Exit status: 0 every source merged, 1 partial: some source\n"
-	      "or boot (named on standard error) refused or failed, the\n"
-	      "others merged, 2 the database or every source failed, 64\n"
-	      "usage error.\n",
+	      "A source adds only rows of its own boots: a row naming no boot\n"
+	      "of it (boot_id 0, a boot deleted without its rows) is skipped,\n"
+	      "counted on standard error.\n"
+	      "\n"
+	      "Exit status: 0 every source merged, 1 partial: some source,\n"
+	      "boot or row (named on standard error) refused, skipped or\n"
+	      "failed, the others merged, or standard output failed after\n"
+	      "the merge, 2 the database or every source failed, 64 usage\n"
+	      "error.\n",
 	      stdout);
 }
 
@@ -56,9 +63,10 @@ int main(int argc, char **argv)
 	};
 	struct store_merge_result r;
 	const char *db = NULL;
+	struct store_merger *m;
 	struct store *st;
-	bool quiet = false, refused = false;
-	int c, i, failed = 0;
+	bool quiet = false, partial = false;
+	int c, i, ret, failed = 0;
 
 	cli_init(argv[0], usage_line);
 	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
@@ -85,12 +93,17 @@ int main(int argc, char **argv)
 	st = store_open(db, 0);
 	if (!st)
 		return EXIT_FATAL;
+	m = store_merger_new(st);
+	if (!m) {
+		store_close(st);
+		return EXIT_FATAL;
+	}
 	for (i = optind; i < argc; i++) {
-		if (store_merge(st, argv[i], &r)) {
+		if (store_merge(m, argv[i], &r)) {
 			failed++;
 			continue;
 		}
-		refused |= r.refused > 0;
+		partial |= r.refused > 0 || r.skipped > 0;
 		if (quiet)
 			continue;
 		/* a file name may hold anything a terminal acts on */
@@ -98,8 +111,17 @@ int main(int argc, char **argv)
 		printf(": %zu boot%s, %zu added\n", r.boots,
 		       r.boots == 1 ? "" : "s", r.added);
 	}
+	store_merger_free(m);
 	store_close(st);
 	/* as lockdep-report(1) with inputs it cannot read: partial */
-	return cli_exit(!failed ? (refused ? EXIT_PARTIAL : EXIT_OK) :
-			failed < argc - optind ? EXIT_PARTIAL : EXIT_FATAL);
+	ret = !failed ? (partial ? EXIT_PARTIAL : EXIT_OK) :
+	      failed < argc - optind ? EXIT_PARTIAL : EXIT_FATAL;
+	/* what was merged stays merged: only the lines are lost */
+	if (ret != EXIT_FATAL && (fflush(stdout) || ferror(stdout))) {
+		error("unable to write output (%s); every source was merged%s",
+		      strerror(errno), ret == EXIT_OK ? "" :
+		      " but those named above");
+		return EXIT_PARTIAL;
+	}
+	return cli_exit(ret);
 }

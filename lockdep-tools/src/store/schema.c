@@ -697,6 +697,21 @@ static const char migration_13[] =
 	"	ORDER BY c.seq DESC LIMIT 1)) AS to_name\n"
 	"FROM dependency_events e;\n";
 
+/*
+ * Version 14: the class indexes of versions 3 and 4 with the boot first.
+ * On (identity, boot_id) and (key_offset) a boot's classes sat on pages
+ * all over each index, so that storing or merging a boot dirtied about
+ * a page per class, wherever the history's other boots had theirs: a
+ * merge's cost grew with the history. With the boot first a new boot's
+ * entries are one run at the end of each index. Joins of two boots by
+ * identity or key offset name the boots and still seek.
+ */
+static const char migration_14[] =
+	"DROP INDEX classes_identity;\n"
+	"CREATE INDEX classes_identity ON classes(boot_id, identity);\n"
+	"DROP INDEX classes_key_offset;\n"
+	"CREATE INDEX classes_key_offset ON classes(boot_id, key_offset);\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
@@ -711,6 +726,7 @@ const char *const store_migrations[] = {
 	migration_11,
 	migration_12,
 	migration_13,
+	migration_14,
 };
 
 const int store_app_id_version = 6;

@@ -1,10 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The merge of another database's boots (store-merge.h): ATTACH it, then
- * one INSERT ... SELECT per table with each id column shifted by its
- * table's offset; boots already present are copied with the rest and
- * deleted again before the commit (ON DELETE CASCADE), which keeps every
- * table's copy one plain statement.
+ * The merge of other databases' boots (store-merge.h). The schema is
+ * read once per merger: which tables have a renumbered key, and which
+ * column of each copied table holds such a key (following the foreign
+ * keys). Each source is then ATTACHed and copied in one transaction:
+ *
+ *   the boots to copy (new, with a uuid)   -> temp.merge_copy_0
+ *   each renumbered table's rows of them    -> temp.merge_copy_N
+ *   INSERT INTO main.T SELECT (keys shifted) FROM src.T
+ *       WHERE every key column names a row being copied
+ *
+ * one set-based statement per table, never a lookup per row. A row that
+ * names a row of no boot of the source (boot_id 0, a boot deleted
+ * without its rows) would otherwise be shifted onto a row the database
+ * already holds: it is skipped, and counted per table in a warning.
+ *
+ * The dependency_packs triggers stay off for the copy (a connection's
+ * setting: the schema and its cookie are untouched): it inserts only
+ * rows of boots it adds, whose packs it writes itself before the commit,
+ * so no pack it did not write can go stale.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,26 +32,50 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/*
+ * A uuid in the one form compared and stored: dashes and blanks
+ * dropped, lowercase. Valid when that is 32 hex digits.
+ */
+#define CANON_UUID(x) "lower(replace(replace(replace(replace(replace(" x \
+	", '-', ''), ' ', ''), char(9), ''), char(10), ''), char(13), ''))"
+#define VALID_UUID(u) "(length(" u ") = 32 AND " u " NOT GLOB '*[^0-9a-f]*')"
+
 /* A table whose INTEGER PRIMARY KEY is renumbered, and by how much. */
 struct renumbered {
 	char *table, *column;
 	long long offset;
+	bool built;		/* its temp sets exist (for this source) */
 };
 
-struct merge {
+/* A copied column, and the renumbered key it holds (or -1). */
+struct column {
+	char *name;
+	int ren;
+};
+
+struct table {
+	char *name;
+	struct column *cols;
+	size_t nr, alloc;
+};
+
+struct store_merger {
 	struct store *st;
-	const char *path;
+	long long cookie;	/* main's schema cookie the tables are of */
 	struct renumbered *ren;
 	size_t nr_ren, alloc_ren;
+	struct table *tables;
+	size_t nr_tables, alloc_tables;
+	const char *path;	/* the source being merged */
 };
 
-static int merge_fail(struct merge *m, const char *what)
+static int merge_fail(struct store_merger *m, const char *what)
 {
 	return error("unable to merge '%s' into '%s': %s: %s", m->path,
 		     store_path(m->st), what, sqlite3_errmsg(m->st->db));
 }
 
-static int exec(struct merge *m, const char *sql, const char *what)
+static int exec(struct store_merger *m, const char *sql, const char *what)
 {
 	if (sqlite3_exec(m->st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return merge_fail(m, what);
@@ -45,7 +83,7 @@ static int exec(struct merge *m, const char *sql, const char *what)
 }
 
 /* One integer from @sql (no parameters); -1 after an error. */
-static int query_ll(struct merge *m, const char *sql, long long *v)
+static int query_ll(struct store_merger *m, const char *sql, long long *v)
 {
 	sqlite3_stmt *s;
 	int rc;
@@ -61,19 +99,36 @@ static int query_ll(struct merge *m, const char *sql, long long *v)
 	return 0;
 }
 
-/*
- * Tables with a rowid alias of their own: shift the source's ids past
- * ours. A rowid alias that is a foreign key (selftest_summary.boot_id)
- * is its parent's id, shifted as that is (column_offset()).
- */
-static int find_renumbered(struct merge *m)
+/* ---- the schema, read once per merger ---- */
+
+static void forget_schema(struct store_merger *m)
 {
-	struct strbuf sql = STRBUF_INIT;
+	size_t i, j;
+
+	for (i = 0; i < m->nr_ren; i++) {
+		free(m->ren[i].table);
+		free(m->ren[i].column);
+	}
+	for (i = 0; i < m->nr_tables; i++) {
+		for (j = 0; j < m->tables[i].nr; j++)
+			free(m->tables[i].cols[j].name);
+		free(m->tables[i].cols);
+		free(m->tables[i].name);
+	}
+	m->nr_ren = m->nr_tables = 0;
+}
+
+/*
+ * Tables with a rowid alias of their own, boots first: the source's ids
+ * are shifted past ours. A rowid alias that is a foreign key
+ * (selftest_summary.boot_id) is its parent's id, shifted as that is
+ * (resolve()).
+ */
+static int find_renumbered(struct store_merger *m)
+{
 	struct renumbered *r;
 	sqlite3_stmt *s;
-	long long hi, lo;
-	size_t i;
-	int rc, ret = 0;
+	int rc;
 
 	if (sqlite3_prepare_v2(m->st->db,
 			       "SELECT t.name, c.name FROM main.sqlite_schema t,"
@@ -85,7 +140,8 @@ static int find_renumbered(struct merge *m)
 			       " WHERE pk > 0) = 1"
 			       /* a key that names a boot moves with the boot */
 			       " AND c.name NOT IN (SELECT \"from\""
-			       " FROM pragma_foreign_key_list(t.name, 'main'))",
+			       " FROM pragma_foreign_key_list(t.name, 'main'))"
+			       " ORDER BY t.name = 'boots' DESC, t.name",
 			       -1, &s, NULL))
 		return merge_fail(m, "unable to read the schema");
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -98,6 +154,287 @@ static int find_renumbered(struct merge *m)
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
 		return merge_fail(m, "unable to read the schema");
+	if (!m->nr_ren || strcmp(m->ren[0].table, "boots"))
+		return error("'%s': no boots table", store_path(m->st));
+	return 0;
+}
+
+static int renumbered(const struct store_merger *m, const char *table,
+		      const char *column)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_ren; i++)
+		if (!strcmp(m->ren[i].table, table) &&
+		    !strcmp(m->ren[i].column, column))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The renumbered key @table.@column holds into *@ren (-1: none): its own
+ * table's if it is one, else that of the column its foreign key refers
+ * to (followed through composite keys: trace_frames.boot_id ->
+ * traces.boot_id -> boots.id).
+ */
+static int resolve(struct store_merger *m, const char *table,
+		   const char *column, int depth, int *ren)
+{
+	sqlite3_stmt *s;
+	char *parent = NULL, *to = NULL;
+	int rc, ret = 0;
+
+	*ren = renumbered(m, table, column);
+	if (*ren >= 0 || depth > 8)
+		return 0;
+	if (sqlite3_prepare_v2(m->st->db,
+			       "SELECT \"table\", \"to\" FROM pragma_foreign_key_list(?1, 'main')"
+			       " WHERE \"from\" = ?2", -1, &s, NULL))
+		return merge_fail(m, "unable to read the schema");
+	sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, column, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		parent = xstrdup((const char *)sqlite3_column_text(s, 0));
+		/* a NULL "to": the parent's primary key */
+		to = sqlite3_column_type(s, 1) == SQLITE_NULL ? NULL :
+		     xstrdup((const char *)sqlite3_column_text(s, 1));
+	} else if (rc != SQLITE_DONE) {
+		ret = merge_fail(m, "unable to read the schema");
+	}
+	sqlite3_finalize(s);
+	if (parent)
+		ret = resolve(m, parent, to ? to : "id", depth + 1, ren);
+	free(parent);
+	free(to);
+	return ret;
+}
+
+static int read_columns(struct store_merger *m, struct table *t)
+{
+	struct column *c;
+	sqlite3_stmt *s;
+	int rc, ret = 0;
+
+	if (sqlite3_prepare_v2(m->st->db,
+			       "SELECT name FROM pragma_table_info(?1, 'main')"
+			       " ORDER BY cid", -1, &s, NULL))
+		return merge_fail(m, "unable to read the schema");
+	sqlite3_bind_text(s, 1, t->name, -1, SQLITE_STATIC);
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(t->cols, t->nr + 1, t->alloc);
+		c = &t->cols[t->nr++];
+		c->name = xstrdup((const char *)sqlite3_column_text(s, 0));
+		ret = resolve(m, t->name, c->name, 0, &c->ren);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = merge_fail(m, "unable to read the schema");
+	sqlite3_finalize(s);
+	return ret;
+}
+
+static int read_schema(struct store_merger *m)
+{
+	struct table *t;
+	sqlite3_stmt *s;
+	size_t i;
+	int rc, ret;
+
+	forget_schema(m);
+	ret = query_ll(m, "PRAGMA main.schema_version", &m->cookie);
+	if (!ret)
+		ret = find_renumbered(m);
+	if (ret)
+		return ret;
+	if (sqlite3_prepare_v2(m->st->db,
+			       "SELECT name FROM main.sqlite_schema WHERE type = 'table'"
+			       " AND name NOT LIKE 'sqlite_%'"
+			       /* a pack names its boot's class ids: written anew */
+			       " AND name <> 'dependency_packs'"
+			       " ORDER BY name = 'boots' DESC, name",
+			       -1, &s, NULL))
+		return merge_fail(m, "unable to read the schema");
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(m->tables, m->nr_tables + 1, m->alloc_tables);
+		t = &m->tables[m->nr_tables++];
+		memset(t, 0, sizeof(*t));
+		t->name = xstrdup((const char *)sqlite3_column_text(s, 0));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return merge_fail(m, "unable to read the schema");
+	for (i = 0; i < m->nr_tables && !ret; i++)
+		ret = read_columns(m, &m->tables[i]);
+	return ret;
+}
+
+static const struct table *table_named(const struct store_merger *m,
+				       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_tables; i++)
+		if (!strcmp(m->tables[i].name, name))
+			return &m->tables[i];
+	return NULL;
+}
+
+/* ---- one source ---- */
+
+/*
+ * The condition that each key column of @t names a row of the set
+ * @set ("copy": being copied, "all": of any boot of the source), or is
+ * NULL; @skip a column left out (a renumbered table's own key, while its
+ * set is built). "1" for a table with no key column.
+ */
+static void add_filter(struct strbuf *sb, const struct table *t,
+		       const char *set, int skip)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nr; i++) {
+		if (t->cols[i].ren < 0 || (int)i == skip)
+			continue;
+		strbuf_addf(sb, "%s(\"%s\" IS NULL OR \"%s\" IN temp.merge_%s_%d)",
+			    n++ ? " AND " : "", t->cols[i].name,
+			    t->cols[i].name, set, t->cols[i].ren);
+	}
+	if (!n)
+		strbuf_addstr(sb, "1");
+}
+
+/*
+ * temp.merge_@set_N for each renumbered table N: the boots' ids from
+ * @boots, then each table's keys whose rows name rows of those sets,
+ * parents before children.
+ */
+static int build_sets(struct store_merger *m, const char *set,
+		      const char *boots)
+{
+	struct strbuf sql = STRBUF_INIT;
+	const struct table *t;
+	size_t i, j, left = m->nr_ren, pass;
+	bool ready;
+	int ret = 0;
+
+	for (i = 0; i < m->nr_ren; i++)
+		m->ren[i].built = false;
+	for (pass = 0; left && pass <= m->nr_ren && !ret; pass++) {
+		for (i = 0; i < m->nr_ren && !ret; i++) {
+			if (m->ren[i].built)
+				continue;
+			t = table_named(m, m->ren[i].table);
+			ready = true;
+			for (j = 0; t && j < t->nr; j++)
+				if (t->cols[j].ren >= 0 && t->cols[j].ren != (int)i &&
+				    !m->ren[t->cols[j].ren].built)
+					ready = false;
+			if (!t || !ready)
+				continue;
+			strbuf_reset(&sql);
+			strbuf_addf(&sql, "CREATE TEMP TABLE merge_%s_%zu (id INTEGER PRIMARY KEY);"
+				    " INSERT INTO temp.merge_%s_%zu ", set, i, set, i);
+			if (!i) {
+				strbuf_addstr(&sql, boots);
+			} else {
+				strbuf_addf(&sql, "SELECT \"%s\" FROM src.\"%s\" WHERE ",
+					    m->ren[i].column, t->name);
+				for (j = 0; j < t->nr && strcmp(t->cols[j].name, m->ren[i].column); j++)
+					;
+				add_filter(&sql, t, set, (int)j);
+			}
+			ret = exec(m, sql.buf, "unable to read the source's rows");
+			m->ren[i].built = true;
+			left--;
+		}
+	}
+	strbuf_release(&sql);
+	if (!ret && left)
+		ret = error("unable to merge '%s' into '%s': its schema's renumbered keys refer to each other in a circle",
+			    m->path, store_path(m->st));
+	return ret;
+}
+
+static void drop_sets(struct store_merger *m)
+{
+	struct strbuf sql = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < m->nr_ren; i++)
+		strbuf_addf(&sql, "DROP TABLE IF EXISTS temp.merge_copy_%zu;"
+			    " DROP TABLE IF EXISTS temp.merge_all_%zu;", i, i);
+	strbuf_addstr(&sql, "DROP TABLE IF EXISTS temp.merge_dup");
+	sqlite3_exec(m->st->db, sql.buf, NULL, NULL, NULL);
+	strbuf_release(&sql);
+}
+
+/*
+ * The source's boots not to copy, into temp.merge_dup: those whose uuid
+ * (in its one form, CANON_UUID) @st holds or an earlier boot of the
+ * source has, and those without one of 32 hex digits. A uuid held by a
+ * boot that is not this one (another collection time, label, source or
+ * kernel) is a claim, and a boot without a uuid has no identity that
+ * would keep a second merge from copying it again: both are named and
+ * counted as refused.
+ */
+static int find_dups(struct store_merger *m, struct store_merge_result *r)
+{
+	sqlite3_stmt *s;
+	long long id;
+	int rc;
+
+	if (exec(m, "CREATE TEMP TABLE merge_dup AS"
+		 " SELECT d.*, (SELECT count(*) FROM main.boots b"
+		 "  WHERE b.id = d.held AND b.collected_at IS d.collected_at"
+		 "  AND b.label IS d.label AND b.source IS d.source"
+		 "  AND b.build_id IS d.build_id) AS same"
+		 " FROM (SELECT v.*, (SELECT min(b.id) FROM main.boots b"
+		 /* as stored by the writers, or by a merge before the one form */
+		 "   WHERE b.uuid IN (v.u, lower(v.uuid))) AS held,"
+		 "  iif(v.first < v.id, v.first, NULL) AS twin"
+		 "  FROM (SELECT w.*, min(w.id) OVER (PARTITION BY w.u) AS first"
+		 "   FROM (SELECT id, uuid, " CANON_UUID("uuid") " AS u,"
+		 "    collected_at, label, source, build_id FROM src.boots) w) v) d"
+		 " WHERE d.u IS NULL OR NOT " VALID_UUID("d.u")
+		 " OR d.held IS NOT NULL OR d.twin IS NOT NULL", "unable to read"))
+		return -1;
+	if (sqlite3_prepare_v2(m->st->db, "SELECT id, held, twin,"
+			       " coalesce(u, '') = '', " VALID_UUID("u")
+			       " FROM temp.merge_dup WHERE NOT same ORDER BY id",
+			       -1, &s, NULL))
+		return merge_fail(m, "unable to read");
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		r->refused++;
+		id = sqlite3_column_int64(s, 0);
+		if (sqlite3_column_int(s, 3))
+			warning("'%s': boot %lld has no uuid, so no identity that would keep another merge from adding it again: refused",
+				m->path, id);
+		else if (!sqlite3_column_int(s, 4))
+			warning("'%s': boot %lld has no uuid of 32 hexadecimal digits (dashes and blanks aside), so no identity that would keep another merge from adding it again: refused",
+				m->path, id);
+		else if (sqlite3_column_type(s, 2) != SQLITE_NULL)
+			warning("'%s': boot %lld claims the uuid of the source's boot %lld: refused",
+				m->path, id, sqlite3_column_int64(s, 2));
+		else
+			warning("'%s': boot %lld claims the uuid of boot %lld of '%s', another boot: refused",
+				m->path, id, sqlite3_column_int64(s, 1),
+				store_path(m->st));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return merge_fail(m, "unable to read");
+	return 0;
+}
+
+/* Each renumbered table's offset: the source's ids past ours. */
+static int find_offsets(struct store_merger *m)
+{
+	struct strbuf sql = STRBUF_INIT;
+	struct renumbered *r;
+	long long hi, lo;
+	size_t i;
+	int ret = 0;
+
 	for (i = 0; i < m->nr_ren && !ret; i++) {
 		r = &m->ren[i];
 		strbuf_reset(&sql);
@@ -120,102 +457,60 @@ static int find_renumbered(struct merge *m)
 	return ret;
 }
 
-static const struct renumbered *renumbered(const struct merge *m,
-					   const char *table,
-					   const char *column)
-{
-	size_t i;
-
-	for (i = 0; i < m->nr_ren; i++)
-		if (!strcmp(m->ren[i].table, table) &&
-		    !strcmp(m->ren[i].column, column))
-			return &m->ren[i];
-	return NULL;
-}
-
 /*
- * The offset of @table.@column: its table's if it is a renumbered key,
- * else that of the column its foreign key refers to (followed through
- * composite keys: trace_frames.boot_id -> traces.boot_id -> boots.id).
+ * INSERT INTO main.T SELECT (each key shifted) FROM src.T WHERE (each
+ * key is being copied), for the @rows rows of src.T; then the rows that
+ * name no boot of the source (@all: the sets of every boot's rows),
+ * counted and said.
  */
-static int column_offset(struct merge *m, const char *table,
-			 const char *column, int depth, long long *off)
-{
-	const struct renumbered *r = renumbered(m, table, column);
-	sqlite3_stmt *s;
-	char *parent = NULL, *to = NULL;
-	int rc, ret = 0;
-
-	*off = 0;
-	if (r) {
-		*off = r->offset;
-		return 0;
-	}
-	if (depth > 8)
-		return 0;
-	if (sqlite3_prepare_v2(m->st->db,
-			       "SELECT \"table\", \"to\" FROM pragma_foreign_key_list(?1, 'main')"
-			       " WHERE \"from\" = ?2", -1, &s, NULL))
-		return merge_fail(m, "unable to read the schema");
-	sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, column, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		parent = xstrdup((const char *)sqlite3_column_text(s, 0));
-		/* a NULL "to": the parent's primary key */
-		to = sqlite3_column_type(s, 1) == SQLITE_NULL ? NULL :
-		     xstrdup((const char *)sqlite3_column_text(s, 1));
-	} else if (rc != SQLITE_DONE) {
-		ret = merge_fail(m, "unable to read the schema");
-	}
-	sqlite3_finalize(s);
-	if (parent)
-		ret = column_offset(m, parent, to ? to : "id", depth + 1, off);
-	free(parent);
-	free(to);
-	return ret;
-}
-
-/* INSERT INTO main.T SELECT (each column shifted) FROM src.T */
-static int copy_table(struct merge *m, const char *table)
+static int copy_table(struct store_merger *m, const struct table *t,
+		      long long rows, const char *all,
+		      struct store_merge_result *r)
 {
 	struct strbuf cols = STRBUF_INIT, sel = STRBUF_INIT, sql = STRBUF_INIT;
-	sqlite3_stmt *s;
-	long long off;
-	const char *c;
-	int rc, ret = 0;
+	const struct column *c;
+	long long orphans;
+	size_t i;
+	int ret = 0;
 
-	if (sqlite3_prepare_v2(m->st->db,
-			       "SELECT name FROM pragma_table_info(?1, 'main')"
-			       " ORDER BY cid", -1, &s, NULL))
-		return merge_fail(m, "unable to read the schema");
-	sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
-	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		c = (const char *)sqlite3_column_text(s, 0);
-		ret = column_offset(m, table, c, 0, &off);
-		strbuf_addf(&cols, "%s\"%s\"", cols.len ? ", " : "", c);
-		if (sel.len)
+	if (!rows)
+		return 0;
+	for (i = 0; i < t->nr; i++) {
+		c = &t->cols[i];
+		strbuf_addf(&cols, "%s\"%s\"", i ? ", " : "", c->name);
+		if (i)
 			strbuf_addstr(&sel, ", ");
-		if (!strcmp(table, "boots") && !strcmp(c, "uuid"))
-			/* a copy of a boot we hold: deleted before the commit */
-			strbuf_addstr(&sel, "iif(id IN (SELECT id FROM temp.merge_dup),"
-				      " NULL, lower(uuid))");
-		else if (off)
-			strbuf_addf(&sel, "\"%s\" + %lld", c, off);
+		if (!strcmp(t->name, "boots") && !strcmp(c->name, "uuid"))
+			strbuf_addstr(&sel, CANON_UUID("uuid"));
+		else if (c->ren >= 0 && m->ren[c->ren].offset)
+			strbuf_addf(&sel, "\"%s\" + %lld", c->name,
+				    m->ren[c->ren].offset);
 		else
-			strbuf_addf(&sel, "\"%s\"", c);
+			strbuf_addf(&sel, "\"%s\"", c->name);
 	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = merge_fail(m, "unable to read the schema");
-	sqlite3_finalize(s);
-	if (!ret) {
-		strbuf_addf(&sql, "INSERT INTO main.\"%s\" (%s) SELECT %s FROM src.\"%s\"",
-			    table, cols.buf, sel.buf, table);
-		if (sqlite3_exec(m->st->db, sql.buf, NULL, NULL, NULL) != SQLITE_OK) {
-			strbuf_reset(&cols);
-			strbuf_addf(&cols, "unable to copy table %s", table);
-			ret = merge_fail(m, cols.buf);
-		}
+	strbuf_addf(&sql, "INSERT INTO main.\"%s\" (%s) SELECT %s FROM src.\"%s\" WHERE ",
+		    t->name, cols.buf, sel.buf, t->name);
+	add_filter(&sql, t, "copy", -1);
+	if (sqlite3_exec(m->st->db, sql.buf, NULL, NULL, NULL) != SQLITE_OK) {
+		strbuf_reset(&cols);
+		strbuf_addf(&cols, "unable to copy table %s", t->name);
+		ret = merge_fail(m, cols.buf);
+	}
+	/* with every boot copied, a row not copied names none of them */
+	orphans = rows - sqlite3_changes64(m->st->db);
+	if (!ret && orphans && strcmp(all, "copy")) {
+		strbuf_reset(&sql);
+		strbuf_addf(&sql, "SELECT count(*) FROM src.\"%s\" WHERE NOT (",
+			    t->name);
+		add_filter(&sql, t, all, -1);
+		strbuf_addch(&sql, ')');
+		ret = query_ll(m, sql.buf, &orphans);
+	}
+	if (!ret && orphans) {
+		r->skipped += (size_t)orphans;
+		warning("'%s': %lld row%s of %s belong%s to no boot of the source (a boot_id 0, or of a boot deleted without them): skipped",
+			m->path, orphans, orphans == 1 ? "" : "s", t->name,
+			orphans == 1 ? "s" : "");
 	}
 	strbuf_release(&cols);
 	strbuf_release(&sel);
@@ -223,118 +518,65 @@ static int copy_table(struct merge *m, const char *table)
 	return ret;
 }
 
-static int copy_tables(struct merge *m)
+/* The source's rows per table, in one statement (a table with none is skipped). */
+static int count_rows(struct store_merger *m, long long **rows)
 {
+	struct strbuf sql = STRBUF_INIT;
 	sqlite3_stmt *s;
-	char **tables = NULL;
-	size_t nr = 0, alloc = 0, i;
-	int rc, ret = 0;
+	size_t i;
+	int ret = 0;
 
-	if (sqlite3_prepare_v2(m->st->db,
-			       "SELECT name FROM main.sqlite_schema WHERE type = 'table'"
-			       " AND name NOT LIKE 'sqlite_%'"
-			       /* a pack names its boot's class ids: written anew */
-			       " AND name <> 'dependency_packs'"
-			       " ORDER BY name = 'boots' DESC, name",
-			       -1, &s, NULL))
-		return merge_fail(m, "unable to read the schema");
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ALLOC_GROW(tables, nr + 1, alloc);
-		tables[nr++] = xstrdup((const char *)sqlite3_column_text(s, 0));
-	}
+	*rows = xcalloc(m->nr_tables, sizeof(**rows));
+	strbuf_addstr(&sql, "SELECT 0");
+	for (i = 0; i < m->nr_tables; i++)
+		strbuf_addf(&sql, ", (SELECT count(*) FROM src.\"%s\")",
+			    m->tables[i].name);
+	if (sqlite3_prepare_v2(m->st->db, sql.buf, -1, &s, NULL))
+		ret = merge_fail(m, "unable to read");
+	else if (sqlite3_step(s) != SQLITE_ROW)
+		ret = merge_fail(m, "unable to read");
+	for (i = 0; !ret && i < m->nr_tables; i++)
+		(*rows)[i] = sqlite3_column_int64(s, (int)i + 1);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		ret = merge_fail(m, "unable to read the schema");
-	for (i = 0; i < nr; i++) {
-		if (!ret)
-			ret = copy_table(m, tables[i]);
-		free(tables[i]);
-	}
-	free(tables);
+	strbuf_release(&sql);
 	return ret;
 }
 
-/*
- * The source's boots not to copy, into temp.merge_dup: those whose uuid
- * (compared as lowercase hex, as the writers store it) @st holds or an
- * earlier boot of the source has, and those without one. A uuid held by
- * a boot that is not this one (another collection time, label, source
- * or kernel) is a claim, and a boot without a uuid has no identity that
- * would keep a second merge from copying it again: both are named and
- * counted as refused.
- */
-static int find_dups(struct merge *m, struct store_merge_result *r)
+static int merge_locked(struct store_merger *m, struct store_merge_result *r)
 {
-	sqlite3_stmt *s;
-	int rc;
-
-	if (exec(m, "CREATE TEMP TABLE merge_dup AS"
-		 " SELECT d.*, (SELECT count(*) FROM main.boots b"
-		 "  WHERE b.id = d.held AND b.collected_at IS d.collected_at"
-		 "  AND b.label IS d.label AND b.source IS d.source"
-		 "  AND b.build_id IS d.build_id) AS same"
-		 " FROM (SELECT s.id, s.uuid, s.collected_at, s.label, s.source,"
-		 "  s.build_id, (SELECT min(b.id) FROM main.boots b"
-		 "   WHERE lower(b.uuid) = lower(s.uuid)) AS held,"
-		 "  (SELECT min(o.id) FROM src.boots o WHERE o.id < s.id"
-		 "   AND lower(o.uuid) = lower(s.uuid)) AS twin"
-		 "  FROM src.boots s) d"
-		 " WHERE d.uuid IS NULL OR trim(d.uuid) = '' OR d.held IS NOT NULL"
-		 " OR d.twin IS NOT NULL", "unable to read"))
-		return -1;
-	if (sqlite3_prepare_v2(m->st->db, "SELECT id, uuid, held, twin,"
-			       " uuid IS NULL OR trim(uuid) = ''"
-			       " FROM temp.merge_dup WHERE NOT same ORDER BY id",
-			       -1, &s, NULL))
-		return merge_fail(m, "unable to read");
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		r->refused++;
-		if (sqlite3_column_int(s, 4))
-			warning("'%s': boot %lld has no uuid, so no identity that would keep another merge from adding it again: refused",
-				m->path, sqlite3_column_int64(s, 0));
-		else if (sqlite3_column_type(s, 3) != SQLITE_NULL)
-			warning("'%s': boot %lld claims the uuid of the source's boot %lld: refused",
-				m->path, sqlite3_column_int64(s, 0),
-				sqlite3_column_int64(s, 3));
-		else
-			warning("'%s': boot %lld claims the uuid of boot %lld of '%s', another boot: refused",
-				m->path, sqlite3_column_int64(s, 0),
-				sqlite3_column_int64(s, 2), store_path(m->st));
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return merge_fail(m, "unable to read");
-	return 0;
-}
-
-static int merge_locked(struct merge *m, struct store_merge_result *r)
-{
-	struct strbuf sql = STRBUF_INIT;
-	const struct renumbered *b;
-	long long v, last;
+	const char *all = "copy";
+	long long v, last, *rows = NULL;
+	size_t i;
 	int ret;
 
+	/* a migration by another writer since the schema was read */
+	if (query_ll(m, "PRAGMA main.schema_version", &v))
+		return -1;
+	if (v != m->cookie && read_schema(m))
+		return -1;
 	if (find_dups(m, r) || query_ll(m, "SELECT count(*) FROM src.boots", &v))
 		return -1;
 	r->boots = (size_t)v;
 	if (query_ll(m, "SELECT count(*) FROM temp.merge_dup", &v))
 		return -1;
 	r->added = r->boots - (size_t)v;
-	if (!r->added)
-		return 0;	/* every boot is here: nothing to copy */
 	if (query_ll(m, "SELECT coalesce(max(id), 0) FROM main.boots", &last) ||
-	    find_renumbered(m) || copy_tables(m))
+	    find_offsets(m) ||
+	    build_sets(m, "copy", "SELECT id FROM src.boots"
+		       " WHERE id NOT IN (SELECT id FROM temp.merge_dup)"))
 		return -1;
-	b = renumbered(m, "boots", "id");
-	if (!b)
-		return error("'%s': no boots table", store_path(m->st));
-	strbuf_addf(&sql, "DELETE FROM main.boots WHERE id IN"
-		    " (SELECT id + %lld FROM temp.merge_dup)", b->offset);
-	/* a row naming a row the source lacks fails the COMMIT (deferred) */
-	ret = exec(m, sql.buf, "unable to drop the boots already held");
-	strbuf_release(&sql);
+	/* the rows of the boots not copied are not orphans */
+	if (v) {
+		all = "all";
+		if (build_sets(m, all, "SELECT id FROM src.boots"))
+			return -1;
+	}
+	ret = count_rows(m, &rows);
+	for (i = 0; i < m->nr_tables && !ret; i++)
+		ret = copy_table(m, &m->tables[i], rows[i], all, r);
+	free(rows);
 	/* the copied boots' packs, from their rows under their new ids */
-	if (!ret)
+	if (!ret && r->added)
 		ret = store_pack_missing(m->st, last);
 	return ret;
 }
@@ -343,7 +585,7 @@ static int merge_locked(struct merge *m, struct store_merge_result *r)
  * ATTACH @path read-only, without locks where store_open() found it
  * needs none (a source in a directory we may not write: no -shm file).
  */
-static int attach(struct merge *m, bool immutable)
+static int attach(struct store_merger *m, bool immutable)
 {
 	char *uri = store_uri(m->path, immutable ? "mode=ro&immutable=1" :
 			      "mode=ro");
@@ -362,21 +604,58 @@ static int attach(struct merge *m, bool immutable)
 	return ret;
 }
 
-int store_merge(struct store *st, const char *path,
+static void triggers(struct store_merger *m, int on)
+{
+	sqlite3_db_config(m->st->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, on, NULL);
+}
+
+struct store_merger *store_merger_new(struct store *st)
+{
+	struct store_merger *m;
+
+	if (st->boot_id || st->read_only) {
+		error("unable to merge into '%s': %s", store_path(st),
+		      st->read_only ? "opened read-only" : "a boot is open");
+		return NULL;
+	}
+	m = xcalloc(1, sizeof(*m));
+	m->st = st;
+	m->path = store_path(st);
+	/*
+	 * A merge is repeatable (guarantee 1): a crash may lose its last
+	 * transactions, never corrupt the database (WAL), so it need not
+	 * wait for the disk at each source's commit.
+	 */
+	if (exec(m, "PRAGMA synchronous = NORMAL", "unable to configure") ||
+	    read_schema(m)) {
+		store_merger_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void store_merger_free(struct store_merger *m)
+{
+	if (!m)
+		return;
+	forget_schema(m);
+	free(m->ren);
+	free(m->tables);
+	free(m);
+}
+
+int store_merge(struct store_merger *m, const char *path,
 		struct store_merge_result *r)
 {
-	struct merge m = { .st = st, .path = path };
+	struct store *st = m->st;
 	struct stat sb, db;
 	struct store *src;
 	long long v;
-	size_t i;
 	bool immutable;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	if (st->boot_id || st->read_only)
-		return error("unable to merge into '%s': %s", store_path(st),
-			     st->read_only ? "opened read-only" : "a boot is open");
+	m->path = path;
 	/* ATTACH would create a missing file: say so instead */
 	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
 		return error("unable to merge '%s': not a database file", path);
@@ -392,38 +671,29 @@ int store_merge(struct store *st, const char *path,
 	immutable = src->immutable;
 	store_close(src);
 
-	if (attach(&m, immutable))
+	if (attach(m, immutable))
 		return -1;
-	ret = query_ll(&m, "PRAGMA src.user_version", &v);
+	ret = query_ll(m, "PRAGMA src.user_version", &v);
 	if (!ret && v != store_nr_migrations)
 		ret = error("unable to merge '%s': schema version %lld changed under us",
 			    path, v);
-	/*
-	 * A merge is repeatable (guarantee 1): a crash may lose its last
-	 * transactions, never corrupt the database (WAL), so it need not
-	 * wait for the disk at each source's commit.
-	 */
 	if (!ret)
-		ret = exec(&m, "PRAGMA synchronous = NORMAL", "unable to configure");
-	if (!ret)
-		ret = exec(&m, "BEGIN IMMEDIATE", "unable to lock");
+		ret = exec(m, "BEGIN IMMEDIATE", "unable to lock");
 	if (!ret) {
 		/* the copy inserts children before their parents' checks */
-		ret = exec(&m, "PRAGMA defer_foreign_keys = ON", "unable to configure");
+		ret = exec(m, "PRAGMA defer_foreign_keys = ON", "unable to configure");
+		triggers(m, 0);
 		if (!ret)
-			ret = merge_locked(&m, r);
-		sqlite3_exec(st->db, "DROP TABLE IF EXISTS temp.merge_dup", NULL, NULL, NULL);
+			ret = merge_locked(m, r);
+		triggers(m, 1);
+		drop_sets(m);
+		/* a row naming a row the copy lacks fails here (deferred) */
 		if (!ret)
-			ret = exec(&m, "COMMIT", "unable to commit");
+			ret = exec(m, "COMMIT", "unable to commit");
 		if (ret)
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	}
 	sqlite3_exec(st->db, "DETACH DATABASE src", NULL, NULL, NULL);
-	for (i = 0; i < m.nr_ren; i++) {
-		free(m.ren[i].table);
-		free(m.ren[i].column);
-	}
-	free(m.ren);
 	if (ret)
 		memset(r, 0, sizeof(*r));
 	return ret ? -1 : 0;

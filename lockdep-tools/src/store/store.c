@@ -452,7 +452,11 @@ char *store_uri(const char *path, const char *query)
 	struct strbuf sb = STRBUF_INIT;
 	const unsigned char *p;
 
-	strbuf_addstr(&sb, "file:");
+	/*
+	 * An absolute path gets an empty authority ("file://"), else one
+	 * starting with "//" would be read as the authority.
+	 */
+	strbuf_addstr(&sb, *path == '/' ? "file://" : "file:");
 	for (p = (const unsigned char *)path; *p; p++) {
 		if (isalnum(*p) || strchr("/-._~", *p)) {
 			strbuf_addch(&sb, *p);
