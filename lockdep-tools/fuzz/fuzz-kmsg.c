@@ -5,9 +5,10 @@
  * a line is emitted only for an accepted record, one per line of its
  * unescaped text, never holding '\n', each with the record's timestamp
  * prefix; sequence numbers only grow; line numbers count the lines
- * pushed. An accepted record round-trips: its header with the emitted
- * text escaped as the kernel escapes it is accepted by a fresh parser
- * and emits the same lines.
+ * pushed; the emitted lines hold the record's text, unescaped (compared
+ * with a plain unescaping here). An accepted record round-trips: its
+ * header with the emitted text escaped as the kernel escapes it is
+ * accepted by a fresh parser and emits the same lines.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -65,6 +66,32 @@ static void record_text(struct strbuf *text, const struct emitted *e,
 	}
 }
 
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+		return (c | 0x20) - 'a' + 10;
+	return -1;
+}
+
+/* The text of a record, unescaped here the plain way, to compare. */
+static void reference_text(struct strbuf *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (i + 3 < len && s[i] == '\\' && s[i + 1] == 'x' &&
+		    hexval(s[i + 2]) >= 0 && hexval(s[i + 3]) >= 0) {
+			strbuf_addch(out, hexval(s[i + 2]) << 4 |
+				     hexval(s[i + 3]));
+			i += 3;
+		} else {
+			strbuf_addch(out, s[i]);
+		}
+	}
+}
+
 static void check_round_trip(const char *line, size_t len,
 			     const struct emitted *e)
 {
@@ -83,6 +110,10 @@ static void check_round_trip(const char *line, size_t len,
 			(p + plen) + 1;
 	FUZZ_CHECK(p[plen] == ' ');
 	record_text(&text, e, plen + 1);
+	/* the emitted lines hold the text, unescaped, all of it */
+	reference_text(&rec, semi + 1, line + len - semi - 1);
+	FUZZ_CHECK(rec.len == text.len && !memcmp(rec.buf, text.buf, text.len));
+	strbuf_reset(&rec);
 	strbuf_add(&rec, line, semi + 1 - line);
 	kernel_escape(&rec, text.buf, text.len);
 	kp = kmsg_parser_new("again", on_line, &again);
