@@ -224,7 +224,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *mem;
 
 	fuzz_quiet_errors();
-	fuzz_dir_reset();
+	fuzz_dir_reset(true);
 	n = take(&b, 1) % 4;
 	for (i = 0; i < n; i++)
 		triggers[i] = scenarios[take(&b, 1) % 3];

@@ -158,6 +158,9 @@ void db_sink_set_partial(struct collect_sink *s, const char *why)
 /* ---- the private directory, emptied before each input ---- */
 
 static char fuzz_dir[64];
+/* the files put since the last reset, for a reset that keeps directories */
+static char *fuzz_files[64];
+static size_t fuzz_nfiles;
 
 static int rm_one(const char *path, const struct stat *st, int flag,
 		  struct FTW *ftw)
@@ -184,8 +187,12 @@ static void fuzz_dir_remove(void)
 	nftw(fuzz_dir, rm_any, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* An empty private directory: fuzz_dir. */
-static void fuzz_dir_reset(void)
+/*
+ * fuzz_dir without the files of the last input: all of it removed, or
+ * with @keep_dirs its directories kept (for inputs whose paths cannot
+ * collide with one: a reset costs a few system calls, not a walk).
+ */
+static void fuzz_dir_reset(bool keep_dirs)
 {
 	const char *base = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
 	int fd;
@@ -196,31 +203,24 @@ static void fuzz_dir_reset(void)
 		FUZZ_CHECK(mkdtemp(fuzz_dir));
 		atexit(fuzz_dir_remove);
 	}
-	FUZZ_CHECK(!nftw(fuzz_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS));
+	for (; fuzz_nfiles; fuzz_nfiles--) {
+		if (keep_dirs)
+			unlink(fuzz_files[fuzz_nfiles - 1]);
+		free(fuzz_files[fuzz_nfiles - 1]);
+	}
+	if (!keep_dirs)
+		FUZZ_CHECK(!nftw(fuzz_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS));
 	/* the lowest free descriptor: one a read left open would show */
 	fd = open("/dev/null", O_RDONLY);
 	FUZZ_CHECK(fd >= 0 && fd < 32);
 	close(fd);
 }
 
-/* @rel (a relative path of [A-Za-z0-9._/-], no ".." part) := @data. */
-static bool fuzz_dir_put(const char *rel, const void *data, size_t len)
+/* Make the directories of @path, beneath fuzz_dir. */
+static bool make_dirs(char *path)
 {
-	char path[512];
-	size_t i, n = strlen(rel);
-	int fd;
+	size_t i;
 
-	if (!n || n > 200 || rel[0] == '/' || rel[n - 1] == '/' ||
-	    strstr(rel, "//") || !strncmp(rel, "../", 3) ||
-	    strstr(rel, "/../") || (n >= 3 && !strcmp(rel + n - 3, "/..")) ||
-	    !strcmp(rel, ".."))
-		return false;
-	for (i = 0; i < n; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789._/-", rel[i]))
-			return false;
-	snprintf(path, sizeof(path), "%s/%s", fuzz_dir, rel);
-	/* its directories first */
 	for (i = strlen(fuzz_dir) + 1; path[i]; i++) {
 		if (path[i] != '/')
 			continue;
@@ -231,11 +231,35 @@ static bool fuzz_dir_put(const char *rel, const void *data, size_t len)
 		}
 		path[i] = '/';
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+	return true;
+}
+
+/* @rel (a relative path of [A-Za-z0-9._/-], no ".." part) := @data. */
+static bool fuzz_dir_put(const char *rel, const void *data, size_t len)
+{
+	const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW;
+	char path[512];
+	size_t i, n = strlen(rel);
+	int fd;
+
+	if (!n || n > 200 || rel[0] == '/' || rel[n - 1] == '/' ||
+	    strstr(rel, "//") || !strncmp(rel, "../", 3) ||
+	    strstr(rel, "/../") || (n >= 3 && !strcmp(rel + n - 3, "/..")) ||
+	    !strcmp(rel, "..") || fuzz_nfiles == 64)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789._/-", rel[i]))
+			return false;
+	snprintf(path, sizeof(path), "%s/%s", fuzz_dir, rel);
+	fd = open(path, flags, 0600);
+	if (fd < 0 && errno == ENOENT && make_dirs(path))
+		fd = open(path, flags, 0600);
 	if (fd < 0)
 		return false;	/* a directory by that name, say */
 	FUZZ_CHECK(!len || write(fd, data, len) == (ssize_t)len);
 	close(fd);
+	fuzz_files[fuzz_nfiles++] = strdup(path);
 	return true;
 }
 

@@ -182,7 +182,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rawdir_read r, again;
 
 	fuzz_quiet_errors();
-	fuzz_dir_reset();
+	fuzz_dir_reset(false);
 	if (!build_dir((const char *)data, size))
 		return 0;
 	fuzz_read_rawdir(&r);
