@@ -194,12 +194,11 @@ static void fuzz_dir_remove(void)
  */
 static void fuzz_dir_reset(bool keep_dirs)
 {
-	const char *base = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
 	int fd;
 
 	if (!fuzz_dir[0]) {
 		snprintf(fuzz_dir, sizeof(fuzz_dir), "%s/ldt-fuzz.XXXXXX",
-			 base);
+			 fuzz_tmpdir());
 		FUZZ_CHECK(mkdtemp(fuzz_dir));
 		atexit(fuzz_dir_remove);
 	}

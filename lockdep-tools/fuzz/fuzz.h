@@ -40,6 +40,16 @@ static inline void fuzz_quiet_errors(void)
 		stderr = null;
 }
 
+/*
+ * Where a harness writes its files: /dev/shm, a tmpfs, when there is
+ * one. A disk's file system may write back a file rewritten in place on
+ * every input (ext4 does, after a truncate), and the run waits for it.
+ */
+static inline const char *fuzz_tmpdir(void)
+{
+	return access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
+}
+
 /* The input as a stream; NULL for an empty input (fmemopen refuses it). */
 static inline FILE *fuzz_open(const uint8_t *data, size_t size)
 {
