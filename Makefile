@@ -215,10 +215,16 @@ check-tree: tools
 	@TREE_TEST=$${TREE_TEST:-$(BUILD)/src/linux-source-6.1} \
 		tests/run-tap.sh vm/tests/t1100-kernel-tree.sh
 
-# Every libFuzzer harness for FUZZ_TIME seconds (default 20), seeded with
-# the fixtures and the shared report corpus.
+# Every libFuzzer harness for 100000 executions or 40 seconds, whichever
+# comes first (FUZZ_EXECS, FUZZ_TIME), seeded with its small set in
+# lockdep-tools/fuzz/seeds/. fuzz-long: each for FUZZ_LONG_TIME seconds
+# (default 600) on the whole corpus (the fixtures and the shared report
+# corpus as well): not in check.
 check-fuzz: deps
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) -j$$(nproc) fuzz-check
+
+fuzz-long: deps
+	@$(MAKE) -s -C lockdep-tools O=$(BUILD) -j$$(nproc) fuzz-long
 
 CHECK_612_TESTS := vm/tests/t0100-boot.sh vm/tests/t0200-options.sh \
 	vm/tests/t0300-scenarios.sh vm/tests/t0310-report-all-dependencies.sh \
@@ -253,6 +259,6 @@ distclean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps kernel kernel-plain tools initramfs initramfs-plain vm-boot demo install \
-	export-patches check bench check-patches check-unit check-tools check-fuzz check-boot \
+	export-patches check bench check-patches check-unit check-tools check-fuzz fuzz-long check-boot \
 	check-bench check-steps check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
 	check-kasan check-distro check-tree clean distclean

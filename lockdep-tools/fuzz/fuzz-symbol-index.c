@@ -17,10 +17,10 @@
 #include "symbolise/binary.h"
 #include "symbolise/index.h"
 
-static char dir[] = "/tmp/ldt-fuzz-index.XXXXXX";
+static char dir[64];
 static const struct sym_elf_identity elf = { .size = 1, .crc = 2 };
 
-/* libFuzzer ends with exit(): no directory left in /tmp per run */
+/* libFuzzer ends with exit(): no directory left behind per run */
 static void remove_dir(void)
 {
 	char path[64];
@@ -82,6 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sym_index *ix;
 
 	if (!made) {
+		snprintf(dir, sizeof(dir), "%s/ldt-fuzz-index.XXXXXX",
+			 fuzz_tmpdir());
 		FUZZ_CHECK(mkdtemp(dir) != NULL);
 		atexit(remove_dir);
 		made = true;

@@ -11,16 +11,44 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Straight to fd 2: a harness may have pointed stdio's stderr elsewhere. */
 #define FUZZ_CHECK(cond)						\
 	do {								\
 		if (!(cond)) {						\
-			fprintf(stderr, "invariant failed: %s\n", #cond); \
+			dprintf(STDERR_FILENO, "invariant failed: %s (%s:%d)\n", \
+				#cond, __FILE__, __LINE__);		\
 			abort();					\
 		}							\
 	} while (0)
+
+/*
+ * The error() messages of a parser fed garbage, to /dev/null: one a run
+ * would fill the log and slow the run down. libFuzzer and the
+ * sanitizers write to fd 2, which stays.
+ */
+static inline void fuzz_quiet_errors(void)
+{
+	static FILE *null;
+
+	if (!null)
+		null = fopen("/dev/null", "w");
+	if (null)
+		stderr = null;
+}
+
+/*
+ * Where a harness writes its files: /dev/shm, a tmpfs, when there is
+ * one. A disk's file system may write back a file rewritten in place on
+ * every input (ext4 does, after a truncate), and the run waits for it.
+ */
+static inline const char *fuzz_tmpdir(void)
+{
+	return access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
+}
 
 /* The input as a stream; NULL for an empty input (fmemopen refuses it). */
 static inline FILE *fuzz_open(const uint8_t *data, size_t size)

@@ -480,21 +480,24 @@ static int client_exited(struct agent_client *cl, struct collect_summary *sum,
 			 const struct proto_frame *f)
 {
 	struct workload_item *w = &sum->workload;
+	uint64_t duration;
 	int ret;
 
 	if (!cl->follow || w->state != WORKLOAD_RUNNING ||
 	    f->len < PROTO_EXITED_HEADER)
 		return client_unexpected(cl, f, "KMSG follow");
+	/* checked before anything of the frame is kept: all or nothing */
+	duration = proto_get_be64(f->payload + 4);
+	if (duration > INT64_MAX)
+		return client_fail(cl, -EPROTO,
+				   "the agent's EXITED frame claims a run of %" PRIu64 " ms, more than 2^63 - 1",
+				   duration);
 	ret = client_output(cl, w, f->payload + PROTO_EXITED_HEADER,
 			    f->len - PROTO_EXITED_HEADER,
 			    proto_get_be64(f->payload + 20), "EXITED");
 	if (ret)
 		return ret;
-	w->duration_ms = proto_get_be64(f->payload + 4);
-	if (w->duration_ms > INT64_MAX)
-		return client_fail(cl, -EPROTO,
-				   "the agent's EXITED frame claims a run of %" PRIu64 " ms, more than 2^63 - 1",
-				   w->duration_ms);
+	w->duration_ms = duration;
 	w->wait_status = (int)proto_get_be32(f->payload);
 	w->end_seq = proto_get_be64(f->payload + 12);
 	w->state = WORKLOAD_EXITED;

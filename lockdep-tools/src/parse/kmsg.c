@@ -141,6 +141,22 @@ static void emit(struct kmsg_parser *p, unsigned long long usec,
 	} while (nl < end);
 }
 
+/*
+ * The kernel's caller ids are "T<pid>" and "C<cpu>"; anything else (a
+ * ']' in it) would change where the "[ T1]" tag of the line ends.
+ */
+static bool caller_valid(const char *id)
+{
+	size_t i;
+
+	if ((id[0] != 'T' && id[0] != 'C') || !id[1])
+		return false;
+	for (i = 1; id[i]; i++)
+		if (!isdigit((unsigned char)id[i]))
+			return false;
+	return true;
+}
+
 /* The optional ",name=value" fields before ';': keep caller=. */
 static int fields(struct kmsg_parser *p, const char *s, size_t len,
 		  size_t *i, char *caller)
@@ -158,6 +174,8 @@ static int fields(struct kmsg_parser *p, const char *s, size_t len,
 				return malformed(p, "caller id too long");
 			memcpy(caller, s + start + 7, n - 7);
 			caller[n - 7] = '\0';
+			if (!caller_valid(caller))
+				return malformed(p, "caller id is not T<pid> or C<cpu>");
 		}
 	}
 	return 0;

@@ -10,7 +10,8 @@
  * prio is syslog facility * 8 + level, seq the record's sequence number,
  * usec the timestamp in microseconds, flags '-' (or 'c' for a fragment,
  * kernels before 4.9); the optional fields are the kernel's own, such as
- * "caller=T123" (CONFIG_PRINTK_CALLER). In text the kernel escaped every
+ * "caller=T123" (CONFIG_PRINTK_CALLER; a caller id other than T<pid> or
+ * C<cpu> is malformed). In text the kernel escaped every
  * byte below 0x20, above 0x7e and '\' as "\xNN" (so a multi-line message
  * is one record with \x0a in it).
  *

@@ -787,6 +787,55 @@ static void test_output_claims_2_64(void **state)
 	assert_manifest_has(fx, "workload running w.sh 0 - - - -");
 }
 
+/*
+ * A workload's EXITED frame claiming a run of 2^64 - 1 ms: refused, and
+ * the workload left as it was, not with that number (stored as a
+ * negative duration) or the frame's output.
+ */
+static void script_exited_claims_2_64(struct proto_conn *c)
+{
+	uint8_t exited[PROTO_EXITED_HEADER + 3] = { 0 };
+	uint8_t seq[PROTO_STARTED_SIZE] = { 0 };
+	struct proto_frame f;
+
+	script_hello(c);
+	script_last_kmsg(c);
+	expect_request(c, PROTO_RUN);
+	send_frame(c, PROTO_STARTED, seq, sizeof(seq));
+	expect_request(c, PROTO_KMSG);		/* the follow */
+	proto_put_be64(exited + 4, UINT64_MAX);	/* duration */
+	proto_put_be64(exited + 20, 3);		/* output bytes */
+	memcpy(exited + PROTO_EXITED_HEADER, "out", 3);
+	send_frame(c, PROTO_EXITED, exited, sizeof(exited));
+	while (proto_conn_recv(c, &f, proto_now_ms() + 10000) == 1)
+		;
+}
+
+static void test_exited_claims_2_64(void **state)
+{
+	struct fixture *fx = *state;
+	struct collect_agent_opts o = {
+		.socket_path = fx->sock,
+		.timeout_s = 10,
+		.run_timeout_s = 10,
+	};
+	struct collect_sink *sink;
+
+	start_agent(fx, script_exited_claims_2_64);
+	assert_int_equal(collect_summary_init(&fx->sum, NULL, 0), 0);
+	snprintf(fx->sum.workload.name, sizeof(fx->sum.workload.name), "w.sh");
+	sink = raw_sink_new(fx->raw);
+	assert_non_null(sink);
+	fx->ret = collect_from_agent(&o, &fx->sum, sink);
+	assert_int_equal(sink->ops->finish(sink, &fx->sum), 0);
+	sink->ops->free(sink);
+	assert_int_equal(agent_exit(fx), 0);
+	assert_int_equal(fx->sum.workload.state, WORKLOAD_RUNNING);
+	assert_int_equal(fx->sum.workload.duration_ms, 0);
+	assert_int_equal(fx->sum.workload.output_total, 0);
+	assert_null(fx->sum.workload.output);
+}
+
 static void test_no_socket(void **state)
 {
 	struct fixture *fx = *state;
@@ -816,6 +865,7 @@ int main(void)
 		T(test_slow_endless_kmsg_dump),
 		T(test_no_socket),
 		T(test_output_claims_2_64),
+		T(test_exited_claims_2_64),
 	};
 #undef T
 

@@ -53,6 +53,9 @@ static void test_malformed(void **state)
 		"", "garbage", "6,1,2;x", "6,x,2,-;x", "6,1,2,-x", "6,1,2,;x",
 		"9999,1,2,-;x", "6,1,2,-,caller=\x01;x",
 		"99999999999999999999999,1,2,-;x",
+		/* a caller id is T<pid> or C<cpu>: "]" would end its tag */
+		"6,1,2,-,caller=T1]x;x", "6,1,2,-,caller=X1;x",
+		"6,1,2,-,caller=T;x", "6,1,2,-,caller=C1a;x",
 	};
 	struct strbuf out = STRBUF_INIT;
 	struct kmsg_parser *p;
