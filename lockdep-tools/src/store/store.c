@@ -60,7 +60,14 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define STORE_BUSY_TIMEOUT_MS	10000
+/*
+ * How long a writer waits for another's transaction before it gives up.
+ * Writers queue: the last of N waits for the N - 1 before it, and on a
+ * loaded 2-core machine eight small collections and merges into one
+ * file took over 10 s for the last (t6200). A collection that took a
+ * whole boot is worth a minute's wait.
+ */
+#define STORE_BUSY_TIMEOUT_MS	60000
 
 static const char *const stmt_sql[ST_NR] = {
 	[ST_BOOT_INSERT] =

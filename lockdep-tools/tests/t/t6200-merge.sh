@@ -152,10 +152,11 @@ test_expect_success 'merges and collections into one database at once all land' 
 	done &&
 	pids= &&
 	for i in 1 2 3 4; do
-		merge -q --db fleet.db src$i.db & pids="$pids $!"
-		collect --db fleet.db --proc-dir "$FIX" --label live$i >/dev/null & pids="$pids $!"
+		merge -q --db fleet.db src$i.db 2>merge$i.err & pids="$pids $!"
+		"$BIN/lockdep-collect" --db fleet.db --proc-dir "$FIX" --label live$i \
+			>/dev/null 2>collect$i.err & pids="$pids $!"
 	done &&
-	for p in $pids; do wait $p || return 1; done &&
+	for p in $pids; do wait $p || { cat ./*.err; return 1; }; done &&
 	[ "$(sqlite3 fleet.db "SELECT count(*) FROM boots")" = 8 ] &&
 	[ "$(sqlite3 fleet.db "SELECT count(DISTINCT uuid) FROM boots")" = 8 ] &&
 	[ "$(sqlite3 fleet.db "SELECT count(*) FROM classes")" = \
