@@ -92,6 +92,13 @@ enum sym_find {
 };
 
 /*
+ * elf-index.c: @path opened for reading if it is a regular file, else -1
+ * with *@err set to a static reason. Never blocks: a FIFO put where a
+ * binary should be (NAME.ko, a build-id path) is refused, not waited on.
+ */
+int sym_open_regular(const char *path, const char **err);
+
+/*
  * Opens path; returns NULL after setting *err to a static reason. With
  * @cache_dir (else NULL), from its index there when one is valid for the
  * file's build id; else from the DWARF, with index_wanted set when the
