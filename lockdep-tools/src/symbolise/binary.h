@@ -108,6 +108,14 @@ struct sym_binary *sym_binary_open(const char *path, const char *cache_dir,
 				   const char **err);
 
 /*
+ * elf-index.c: a second handle on the file of @b, opened from its DWARF,
+ * for another thread: libdw's and libdwfl's state is per handle and not
+ * shared between threads. Lines only (no symbols); checked to be of
+ * b's build and at b's bias. NULL if it cannot be opened so.
+ */
+struct sym_binary *sym_binary_open_twin(const struct sym_binary *b);
+
+/*
  * elf-index.c: b's libdwfl module, opened now for an index-backed binary
  * (and checked to be of its build); NULL if it cannot be.
  */

@@ -222,6 +222,23 @@ struct sym_binary *sym_binary_open(const char *path, const char *cache_dir,
 	return b;
 }
 
+struct sym_binary *sym_binary_open_twin(const struct sym_binary *b)
+{
+	struct sym_binary *t = xcalloc(1, sizeof(*t));
+	const char *err;
+
+	t->path = xstrdup(b->path);
+	if (b->build_id && report_offline(t, &err)) {
+		t->build_id = hex_build_id(t->mod);
+		t->dwarf = dwfl_module_getdwarf(t->mod, &t->bias);
+		if (t->build_id && !strcmp(t->build_id, b->build_id) &&
+		    t->dwarf && t->bias == b->bias)
+			return t;
+	}
+	sym_binary_free(t);
+	return NULL;
+}
+
 Dwfl_Module *sym_binary_module(struct sym_binary *b)
 {
 	const char *err;
