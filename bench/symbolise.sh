@@ -5,7 +5,7 @@
 # from the code of the real vmlinux, symbolised with inline frames by
 #   lockdep-symbolise  (ours) cold: no symbol index yet, answers from the
 #                      DWARF and builds the index in the background
-#                      (lockdep-symbolise(1), CACHE); warm: maps the index;
+#                      (lockdep-symbolise(1), CACHE); warm: reads the index;
 #                      warm from a pipe: one answer per line (co-process)
 #   addr2line -afi     (binutils, ONE process fed all addresses)
 #   llvm-symbolizer    (one process fed all addresses)

@@ -7,35 +7,70 @@
 #include <string.h>
 
 #include "report/report-print.h"
+#include "util/strbuf.h"
 #include "util/term-text.h"
 
+/* "%llx" or "%u" without a format to parse */
+static void add_number(struct strbuf *sb, unsigned long long v,
+		       unsigned int base)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do {
+		*--p = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	strbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+static void add_text(struct strbuf *sb, const char *s)
+{
+	term_text_add(sb, s, strlen(s));
+}
+
+/*
+ * The frame is put together in memory and written at once: printed
+ * piece by piece through stdio (fprintf, a write per piece), it was
+ * half of a warm lockdep-symbolise run, which prints a frame or three
+ * per address. The buffer is kept: the tools print from one thread.
+ */
 void report_print_frame(FILE *out, const struct ldr_frame *f)
 {
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_reset(&sb);
 	if (f->unreliable)
-		fputs("? ", out);
+		strbuf_add(&sb, "? ", 2);
 	if (f->func) {
-		term_text_fputs(out, f->func);
-		if (f->has_off)
-			fprintf(out, "+0x%llx/0x%llx", f->off, f->size);
+		add_text(&sb, f->func);
+		if (f->has_off) {
+			strbuf_add(&sb, "+0x", 3);
+			add_number(&sb, f->off, 16);
+			strbuf_add(&sb, "/0x", 3);
+			add_number(&sb, f->size, 16);
+		}
 	} else {
-		fprintf(out, "0x%llx", f->addr);
+		strbuf_add(&sb, "0x", 2);
+		add_number(&sb, f->addr, 16);
 	}
 	if (f->module) {
-		fputs(" [", out);
-		term_text_fputs(out, f->module);
+		strbuf_add(&sb, " [", 2);
+		add_text(&sb, f->module);
 		if (f->build_id) {
-			fputc(' ', out);
-			term_text_fputs(out, f->build_id);
+			strbuf_addch(&sb, ' ');
+			add_text(&sb, f->build_id);
 		}
-		fputc(']', out);
+		strbuf_addch(&sb, ']');
 	}
 	if (f->file) {
-		fputc(' ', out);
-		term_text_fputs(out, f->file);
-		fprintf(out, ":%u", f->line);
+		strbuf_addch(&sb, ' ');
+		add_text(&sb, f->file);
+		strbuf_addch(&sb, ':');
+		add_number(&sb, f->line, 10);
 	}
 	if (f->inlined)
-		fputs(" [inline]", out);
+		strbuf_add(&sb, " [inline]", 9);
+	fwrite(sb.buf, 1, sb.len, out);
 }
 
 static void frames(FILE *out, const struct ldr_frames *fr, const char *indent)

@@ -92,6 +92,13 @@ enum sym_find {
 };
 
 /*
+ * elf-index.c: @path opened for reading if it is a regular file, else -1
+ * with *@err set to a static reason. Never blocks: a FIFO put where a
+ * binary should be (NAME.ko, a build-id path) is refused, not waited on.
+ */
+int sym_open_regular(const char *path, const char **err);
+
+/*
  * Opens path; returns NULL after setting *err to a static reason. With
  * @cache_dir (else NULL), from its index there when one is valid for the
  * file's build id; else from the DWARF, with index_wanted set when the
@@ -99,6 +106,14 @@ enum sym_find {
  */
 struct sym_binary *sym_binary_open(const char *path, const char *cache_dir,
 				   const char **err);
+
+/*
+ * elf-index.c: a second handle on the file of @b, opened from its DWARF,
+ * for another thread: libdw's and libdwfl's state is per handle and not
+ * shared between threads. Lines only (no symbols); checked to be of
+ * b's build and at b's bias. NULL if it cannot be opened so.
+ */
+struct sym_binary *sym_binary_open_twin(const struct sym_binary *b);
 
 /*
  * elf-index.c: b's libdwfl module, opened now for an index-backed binary

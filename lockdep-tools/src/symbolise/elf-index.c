@@ -17,9 +17,13 @@
  */
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "symbolise/binary.h"
 #include "symbolise/index.h"
@@ -145,16 +149,42 @@ static char *hex_build_id(Dwfl_Module *mod)
 	return hex;
 }
 
+int sym_open_regular(const char *path, const char **err)
+{
+	/* O_NONBLOCK: a FIFO opens at once, to be refused below */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0) {
+		*err = strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		*err = "not a regular file";
+		return -1;
+	}
+	return fd;
+}
+
 /* b->path's libdwfl module, at its link-time (vmlinux) or offline addresses */
 static bool report_offline(struct sym_binary *b, const char **err)
 {
+	int fd = sym_open_regular(b->path, err);
+
+	if (fd < 0)
+		return false;
 	b->dwfl = dwfl_begin(&offline_callbacks);
 	if (!b->dwfl) {
+		close(fd);
 		*err = dwfl_errmsg(-1);
 		return false;
 	}
 	dwfl_report_begin(b->dwfl);
-	b->mod = dwfl_report_offline(b->dwfl, b->path, b->path, -1);
+	/* the file checked above, not one put at its path since */
+	b->mod = dwfl_report_offline(b->dwfl, b->path, b->path, fd);
+	if (!b->mod)
+		close(fd);	/* consumed only on success */
 	if (!b->mod || dwfl_report_end(b->dwfl, NULL, NULL)) {
 		*err = dwfl_errmsg(-1);
 		return false;
@@ -192,6 +222,23 @@ struct sym_binary *sym_binary_open(const char *path, const char *cache_dir,
 	return b;
 }
 
+struct sym_binary *sym_binary_open_twin(const struct sym_binary *b)
+{
+	struct sym_binary *t = xcalloc(1, sizeof(*t));
+	const char *err;
+
+	t->path = xstrdup(b->path);
+	if (b->build_id && report_offline(t, &err)) {
+		t->build_id = hex_build_id(t->mod);
+		t->dwarf = dwfl_module_getdwarf(t->mod, &t->bias);
+		if (t->build_id && !strcmp(t->build_id, b->build_id) &&
+		    t->dwarf && t->bias == b->bias)
+			return t;
+	}
+	sym_binary_free(t);
+	return NULL;
+}
+
 Dwfl_Module *sym_binary_module(struct sym_binary *b)
 {
 	const char *err;
@@ -199,7 +246,7 @@ Dwfl_Module *sym_binary_module(struct sym_binary *b)
 
 	if (b->mod || !b->index || b->dwfl)
 		return b->mod;
-	/* the file may have been replaced since its index was mapped */
+	/* the file may have been replaced since its index was read */
 	if (report_offline(b, &err)) {
 		id = hex_build_id(b->mod);
 		if (id && !strcmp(id, b->build_id) &&

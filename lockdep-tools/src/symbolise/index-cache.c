@@ -16,7 +16,8 @@
  * The directory is trusted with answers, so it must be its user's alone
  * (index.h): one owned by another user or writable by a group or others
  * is refused, as ssh and git refuse such files, and the run goes on
- * without a cache. Its files are opened with O_NOFOLLOW: a link planted
+ * without a cache; so is a symbolic link in its place, which anyone who
+ * may write the directory above could have planted. Its files are opened with O_NOFOLLOW: a link planted
  * as BUILD_ID.lock must not make us create or lock its target.
  */
 #include <elfutils/libdwelf.h>
@@ -67,7 +68,8 @@ char *symbolise_cache_dir(const char *dir)
 bool sym_file_identity(const char *path, char **build_id, bool *own_dwarf,
 		       struct sym_elf_identity *ident)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *why;
+	int fd = sym_open_regular(path, &why);
 	const unsigned char *bits;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr ehdr;
@@ -122,9 +124,17 @@ char *sym_cache_dir_refused(const char *dir)
 	struct strbuf sb = STRBUF_INIT;
 	struct stat st;
 
-	if (stat(dir, &st))
+	/*
+	 * lstat: a link is not followed. Whoever may write the directory
+	 * that holds it (a shared, sticky $XDG_CACHE_HOME) may have planted
+	 * it, pointing at a directory of ours: we would fill that with
+	 * index and lock files, and trust the indexes found there.
+	 */
+	if (lstat(dir, &st))
 		return NULL;	/* not there: sym_cache_dir_make() makes it */
-	if (!S_ISDIR(st.st_mode))
+	if (S_ISLNK(st.st_mode))
+		strbuf_addstr(&sb, "is a symbolic link");
+	else if (!S_ISDIR(st.st_mode))
 		strbuf_addstr(&sb, "is not a directory");
 	else if (st.st_uid != geteuid())
 		strbuf_addf(&sb, "is owned by uid %u, not by this user (uid %u)",

@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The index file (index.h): written atomically, mapped and checked
- * before use, and the lookups on a mapped one.
+ * The index file (index.h): written atomically, read and checked before
+ * use, and the lookups on a loaded one.
  *
  * A cache file is not trusted: it may be truncated (a full disk), of
  * another version or build, damaged, or written by anyone who can write
  * the cache directory. Every check of index.h (1) to (4) is made once,
- * when the file is mapped, so the lookups need none: a file failing one
+ * when the file is loaded, so the lookups need none: a file failing one
  * is never used, and its binary is read from its DWARF as without a
  * cache (and the file rebuilt).
+ *
+ * The file is read into memory, not mapped: a mapping shows what a
+ * writer does to the file in place afterwards (MAP_PRIVATE too, for the
+ * pages not yet copied), so a file shrunk under a running symboliser
+ * killed it with SIGBUS, and one rewritten in place would be read with
+ * indexes that were never checked. The bytes checked are the bytes used.
+ * It costs little: the CRC reads every byte anyway.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -24,7 +30,7 @@
 #include "util/xalloc.h"
 
 struct sym_index {
-	void *map;
+	void *map;		/* the file's bytes, read at open */
 	size_t size;
 	const struct sym_index_sym *syms;
 	const uint32_t *by_name;
@@ -133,10 +139,9 @@ static bool good_string(const struct sym_index *ix, uint32_t s, bool none)
 	return s < ix->nr[SYM_IX_STRINGS] || (none && s == SYM_IX_NONE);
 }
 
-/* index.h (2): the writer's layout, so no byte lies outside a table */
-static bool check_tables(struct sym_index *ix)
+/* index.h (2) from the header @h: the writer's layout, no byte outside */
+static bool check_layout(struct sym_index *ix, const struct sym_index_header *h)
 {
-	const struct sym_index_header *h = ix->map;
 	size_t i, end = align8(sizeof(*h));
 
 	for (i = 0; i < SYM_IX_NR; i++) {
@@ -148,8 +153,17 @@ static bool check_tables(struct sym_index *ix)
 		ix->nr[i] = nr;
 		end = align8(off + nr * sym_index_elem_size[i]);
 	}
-	if (end != ix->size)
-		return false;
+	return end == ix->size &&
+	       ix->nr[SYM_IX_BY_NAME] == ix->nr[SYM_IX_SYMS] &&
+	       ix->nr[SYM_IX_VALS] == ix->nr[SYM_IX_STARTS] &&
+	       ix->nr[SYM_IX_STRINGS];
+}
+
+/* The tables of the loaded file; its strings end with a NUL (2). */
+static bool find_tables(struct sym_index *ix)
+{
+	const struct sym_index_header *h = ix->map;
+
 	ix->syms = (const void *)((char *)ix->map + h->table[SYM_IX_SYMS].off);
 	ix->by_name = (const void *)((char *)ix->map +
 				     h->table[SYM_IX_BY_NAME].off);
@@ -158,10 +172,7 @@ static bool check_tables(struct sym_index *ix)
 	ix->vals = (const void *)((char *)ix->map + h->table[SYM_IX_VALS].off);
 	ix->inls = (const void *)((char *)ix->map + h->table[SYM_IX_INLS].off);
 	ix->strings = (const char *)ix->map + h->table[SYM_IX_STRINGS].off;
-	return ix->nr[SYM_IX_STRINGS] &&
-	       !ix->strings[ix->nr[SYM_IX_STRINGS] - 1] &&
-	       ix->nr[SYM_IX_BY_NAME] == ix->nr[SYM_IX_SYMS] &&
-	       ix->nr[SYM_IX_VALS] == ix->nr[SYM_IX_STARTS];
+	return !ix->strings[ix->nr[SYM_IX_STRINGS] - 1];
 }
 
 static bool check_entries(const struct sym_index *ix)
@@ -192,21 +203,53 @@ static bool check_entries(const struct sym_index *ix)
 	return true;
 }
 
-/* index.h (1) to (4), the whole file's CRC only after the cheap ones */
-static bool check(struct sym_index *ix, const char *build_id,
-		  const struct sym_elf_identity *elf)
+/* index.h (1) on the header @h of a file of @size bytes */
+static bool check_header(const struct sym_index_header *h, size_t size,
+			 const char *build_id,
+			 const struct sym_elf_identity *elf)
 {
-	const struct sym_index_header *h = ix->map;
+	return !memcmp(h->magic, SYM_INDEX_MAGIC, 8) &&
+	       h->version == SYM_INDEX_VERSION && h->size == size &&
+	       memchr(h->build_id, '\0', sizeof(h->build_id)) &&
+	       !strcasecmp(h->build_id, build_id) &&
+	       h->elf.size == elf->size && h->elf.crc == elf->crc &&
+	       !h->elf.pad;
+}
 
-	if (ix->size < sizeof(*h) || memcmp(h->magic, SYM_INDEX_MAGIC, 8) ||
-	    h->version != SYM_INDEX_VERSION || h->size != ix->size ||
-	    !memchr(h->build_id, '\0', sizeof(h->build_id)) ||
-	    strcasecmp(h->build_id, build_id) ||
-	    h->elf.size != elf->size || h->elf.crc != elf->crc ||
-	    h->elf.pad)
+static bool read_all(int fd, void *p, size_t n, off_t at)
+{
+	char *c = p;
+
+	while (n) {
+		ssize_t r = pread(fd, c, n, at);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		c += r;
+		n -= (size_t)r;
+		at += r;
+	}
+	return true;
+}
+
+/*
+ * The file's bytes in memory once its header passed (1) and (2): a
+ * header claiming a huge file is refused before anything is allocated
+ * or read. False if the file is shorter than it said or changed meanwhile.
+ */
+static bool load(struct sym_index *ix, int fd, const char *build_id,
+		 const struct sym_elf_identity *elf)
+{
+	struct sym_index_header h;
+
+	if (ix->size < sizeof(h) || !read_all(fd, &h, sizeof(h), 0) ||
+	    !check_header(&h, ix->size, build_id, elf) || !check_layout(ix, &h))
 		return false;
-	return check_tables(ix) && file_crc(ix->map, ix->size) == h->crc &&
-	       check_entries(ix);
+	ix->map = malloc(ix->size);	/* no xmalloc: too large is refused */
+	return ix->map && read_all(fd, ix->map, ix->size, 0) &&
+	       !memcmp(ix->map, &h, sizeof(h)) && find_tables(ix);
 }
 
 struct sym_index *sym_index_open(const char *dir, const char *build_id,
@@ -220,7 +263,7 @@ struct sym_index *sym_index_open(const char *dir, const char *build_id,
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 	struct sym_index *ix;
 	struct stat st;
-	void *map;
+	bool ok;
 
 	free(path);
 	if (fd < 0)
@@ -230,15 +273,14 @@ struct sym_index *sym_index_open(const char *dir, const char *build_id,
 		close(fd);
 		return NULL;
 	}
-	/* private: a writer truncating the file in place cannot change it */
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return NULL;
 	ix = xcalloc(1, sizeof(*ix));
-	ix->map = map;
 	ix->size = (size_t)st.st_size;
-	if (!check(ix, build_id, elf)) {
+	ok = load(ix, fd, build_id, elf);
+	close(fd);
+	/* (3) and (4), on the bytes read */
+	if (!ok || file_crc(ix->map, ix->size) !=
+		   ((const struct sym_index_header *)ix->map)->crc ||
+	    !check_entries(ix)) {
 		sym_index_close(ix);
 		return NULL;
 	}
@@ -253,7 +295,7 @@ void sym_index_close(struct sym_index *ix)
 {
 	if (!ix)
 		return;
-	munmap(ix->map, ix->size);
+	free(ix->map);
 	free(ix->sample);
 	free(ix);
 }

@@ -7,12 +7,14 @@
  * the DWARF answers, worked out once for every address: the binary's
  * address space cut into ranges, each with the answer sym_binary_source()
  * gives for any address in it (file:line and inline chain, or "no unit
- * here"), and the code symbols of elf-index.c. A later run maps the file
+ * here"), and the code symbols of elf-index.c. A later run reads the file
  * and answers with two binary searches, without opening the DWARF.
  *
  * index-build.c builds it from a binary opened from its DWARF;
- * index-file.c writes (temp file + rename) and maps it; index-cache.c
- * names the files and builds them in the background of the first run.
+ * index-file.c writes (temp file + rename) and reads it (into memory: a
+ * file changed in place under a run cannot change what was checked);
+ * index-cache.c names the files and builds them in the background of
+ * the first run.
  *
  * File format (native byte order; the version tells a foreign one), every
  * table 8-byte aligned:
@@ -24,7 +26,7 @@
  *   SYM_IX_INLS     struct sym_index_inl[]   inline chain links
  *   SYM_IX_STRINGS  char[]                   NUL-terminated, last byte NUL
  *
- * Invariants, checked when a file is mapped (a file failing any is
+ * Invariants, checked when a file is read (a file failing any is
  * refused and rebuilt, never used), the cheap ones first, so that a
  * file too large for its tables is refused before its CRC is computed:
  *  (1) magic, version, size (the file's), build id (the binary's) and
@@ -141,7 +143,7 @@ struct sym_index_image {
 bool sym_index_write(const struct sym_index_image *img, const char *dir);
 
 /*
- * Maps @dir/@build_id.idx if it passes every check above against the
+ * Reads @dir/@build_id.idx if it passes every check above against the
  * binary @elf; NULL if it is missing, stale or damaged (nothing said:
  * the caller rebuilds it).
  */
@@ -151,7 +153,7 @@ void sym_index_close(struct sym_index *ix);
 
 /*
  * The index's code symbols as elf-index.c's arrays (names point into the
- * mapping): b->syms, b->nr_syms, b->by_name.
+ * loaded file): b->syms, b->nr_syms, b->by_name.
  */
 void sym_index_symbols(const struct sym_index *ix, struct sym_binary *b);
 
@@ -177,8 +179,9 @@ bool sym_file_identity(const char *path, char **build_id, bool *own_dwarf,
 		       struct sym_elf_identity *elf);
 
 /*
- * Why the cache directory @dir may not be used (it is not a directory,
- * is not the user's, or a group or others may write it), allocated; NULL
+ * Why the cache directory @dir may not be used (it is a symbolic link or
+ * not a directory, is not the user's, or a group or others may write
+ * it), allocated; NULL
  * if it may, or does not exist (yet).
  */
 char *sym_cache_dir_refused(const char *dir);

@@ -11,6 +11,7 @@
  * Every answer ends with exactly one line that is not an inline frame
  * (plain: does not end in " [inline]"; JSON: one object per line).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -141,8 +142,11 @@ static void add_line(struct sym_cli *c, struct batch *b, const char *input,
 	struct ldr_frame *f;
 	struct strbuf hex = STRBUF_INIT;
 	const char *p = text + strspn(text, " \t");
-	size_t n = strspn(p, "0123456789abcdefABCDEF");
+	size_t n = 0;
 	bool ok;
+
+	while (isxdigit((unsigned char)p[n]))	/* strspn() was 3% of a run */
+		n++;
 
 	ALLOC_GROW(b->frames, b->nr_frames + 1, b->alloc_frames);
 	ALLOC_GROW(b->line_frame, b->nr + 1, b->alloc);

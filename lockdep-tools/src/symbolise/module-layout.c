@@ -56,7 +56,8 @@ static int loaded_find_elf(Dwfl_Module *mod, void **userdata,
 			   char **file_name, Elf **elfp)
 {
 	const struct sym_binary *b = *userdata;
-	int fd = open(b->path, O_RDONLY | O_CLOEXEC);
+	const char *err;
+	int fd = sym_open_regular(b->path, &err);
 
 	(void)mod;
 	(void)modname;
@@ -111,11 +112,9 @@ static bool loaded_ranges(struct sym_binary *b, const char **err)
 	Elf *elf;
 	int fd;
 
-	fd = open(b->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		*err = strerror(errno);
+	fd = sym_open_regular(b->path, err);
+	if (fd < 0)
 		return false;
-	}
 	elf_version(EV_CURRENT);
 	elf = dwelf_elf_begin(fd);
 	if (!elf || !gelf_getehdr(elf, &ehdr) ||

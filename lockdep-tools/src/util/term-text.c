@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Untrusted text for a terminal; see term-text.h. */
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "util/term-text.h"
@@ -62,6 +63,21 @@ static bool bidi_control(const unsigned char *p, size_t len)
 }
 
 /*
+ * Whether the 8 bytes at @p are all printable ASCII (0x20 to 0x7e): a
+ * byte below 0x20 borrows into its high bit when 0x20 is taken, 0x7f
+ * carries into it when 1 is added, and 0x80 and above have it. A borrow
+ * or carry reaching the next byte comes from a byte that fails anyway.
+ */
+static bool printable8(const unsigned char *p)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	return !(((x - 0x20 * ones) | (x + ones) | x) & (0x80 * ones));
+}
+
+/*
  * The run of bytes at @p (@len left) a terminal may get as they are;
  * *@esc then says how many bytes after it to escape (0 at the end).
  */
@@ -70,6 +86,13 @@ static size_t safe_run(const unsigned char *p, size_t len, size_t *esc)
 	size_t i = 0, n;
 
 	while (i < len) {
+		/* the common case first: printable ASCII, 8 bytes a test */
+		while (i + 8 <= len && printable8(p + i))
+			i += 8;
+		while (i < len && p[i] >= 0x20 && p[i] < 0x7f)
+			i++;
+		if (i == len)
+			break;
 		if (p[i] < 0x80) {
 			if ((p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7f)
 				break;

@@ -54,6 +54,14 @@ test_expect_success 'boot/vmlinux-RELEASE of this build is taken' '
 	grep -x "lockdep-collect: symbolising against $PWD/dbg3/boot/vmlinux-$REL (build id $ID)" err
 '
 
+test_expect_success 'a FIFO at the build-id path or boot/vmlinux-RELEASE does not block' '
+	mkdir -p dbgf/.build-id/01 dbgf/boot &&
+	mkfifo dbgf/.build-id/01/${ID#01}.debug dbgf/boot/vmlinux-$REL &&
+	test_expect_code 3 timeout 20 "$BIN/lockdep-collect" --raw-dir "$TRASH/raw" \
+		--db fifo.db --no-cache --debug-dir "$PWD/dbgf" >id 2>err &&
+	grep "no vmlinux of build id $ID under $PWD/dbgf" err
+'
+
 test_expect_success '--debug-dir with --vmlinux is a usage error' '
 	collect_rc 64 --raw-dir "$TRASH/raw" --db u.db --vmlinux x --debug-dir y &&
 	grep "give --vmlinux or --debug-dir, not both" err

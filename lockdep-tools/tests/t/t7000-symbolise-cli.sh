@@ -228,15 +228,16 @@ test_expect_success 'cache: runs in parallel build the index once and agree' '
 
 test_expect_success 'cache: a directory not the user'"'"'s alone is refused, said so; answers stay' '
 	mkdir -m 0777 c777 && mkdir -m 0770 c770 && mkdir -m 0700 cother &&
-	if [ "$(id -u)" = 0 ]; then chown nobody cother; else rmdir cother && ln -s / cother; fi &&
-	for d in c777:"may be written by others (mode 0777)" \
-		 c770:"may be written by its group (mode 0770)" \
-		 cother:"is owned by uid [0-9]*, not by this user"; do
+	# not root: "/" is a directory of another user
+	if [ "$(id -u)" = 0 ]; then chown nobody cother; other_dir=$TRASH/cother; else other_dir=/; fi &&
+	for d in "$TRASH/c777:may be written by others (mode 0777)" \
+		 "$TRASH/c770:may be written by its group (mode 0770)" \
+		 "$other_dir:is owned by uid [0-9]*, not by this user"; do
 		dir=${d%%:*} &&
-		{ sym --cache="$TRASH/$dir" >out 2>err || :; } &&
+		{ sym --cache="$dir" >out 2>err || :; } &&
 		test_cmp expect out &&
-		grep -q "warning: cache directory .$TRASH/$dir. ${d#*:}.*: not used" err &&
-		{ [ $dir = cother ] || test -z "$(ls -A "$TRASH/$dir/")"; } ||
+		grep -q "warning: cache directory .$dir. ${d#*:}.*: not used" err &&
+		{ [ "$dir" = "$other_dir" ] || test -z "$(ls -A "$dir/")"; } ||
 		{ echo "$dir"; cat err; return 1; }
 	done &&
 	# made by a run: for its user alone
@@ -293,6 +294,58 @@ test_expect_success 'cache: a huge sparse index is refused before its CRC is com
 		-k 0 <addrs >out 2>/dev/null || test $? = 1; } &&
 	[ $SECONDS -lt 5 ] && head -n "$(wc -l <out)" expect | test_cmp - out &&
 	wait_index "$TRASH/sp" && cmp "$TRASH/good.idx" "sp/$id.idx"
+'
+
+test_expect_success 'cache: a lockdep-tools link planted in a shared sticky XDG_CACHE_HOME is not followed' '
+	mkdir -m 1777 shared && mkdir -m 0700 victim &&
+	ln -s "$TRASH/victim" shared/lockdep-tools &&
+	test_expect_code 0 env XDG_CACHE_HOME="$TRASH/shared" \
+		"$BIN/lockdep-symbolise" -e "$TRASH/vmlinux" -k 0 "$(head -n 1 addrs)" \
+		>out 2>err &&
+	test_expect_code 0 "$BIN/lockdep-symbolise" -e "$TRASH/vmlinux" -k 0 \
+		--no-cache "$(head -n 1 addrs)" >want &&
+	test_cmp want out &&
+	grep -q "warning: cache directory .$TRASH/shared/lockdep-tools. is a symbolic link: not used" err &&
+	test -z "$(ls -A victim)"
+'
+
+# The index shrunk, then replaced by another binary's, in place (not by
+# rename) under a running co-process: its answers stay those of its own
+# binary, it is not killed (SIGBUS).
+test_expect_success 'cache: an index changed in place under a running symboliser' '
+	other=$(readelf -n other/vmlinux | sed -n "s/^ *Build ID: //p") &&
+	mkdir -m 0700 ip && cp "$TRASH/good.idx" "ip/$id.idx" &&
+	mkfifo cop.in &&
+	{ { "$BIN/lockdep-symbolise" -e "$TRASH/vmlinux" -k 0 --cache="$TRASH/ip" \
+		<cop.in >out 2>err; echo $? >rc; } & } &&
+	exec 3>cop.in &&
+	n=$(wc -l <addrs) && half=$((n / 2)) &&
+	head -n "$half" addrs >&3 &&
+	for i in $(seq 300); do
+		test "$(grep -cv " \[inline\]$" out)" = "$half" && break
+		sleep 0.1
+	done &&
+	: >"ip/$id.idx" &&
+	sed -n "$((half + 1)),$((half + 4))p" addrs >&3 &&
+	sleep 0.5 &&
+	cp "$TRASH/o/$other.idx" "ip/$id.idx" &&
+	sed -n "$((half + 5)),\$p" addrs >&3 &&
+	exec 3>&- &&
+	wait &&
+	{ "$BIN/lockdep-symbolise" -e "$TRASH/vmlinux" -k 0 --no-cache <addrs \
+		>want; echo $? >want.rc; } &&
+	test_cmp want.rc rc &&
+	test_cmp want out
+'
+
+test_expect_success 'a FIFO as NAME.ko under --modules or as --vmlinux does not block' '
+	mkdir -p fm/kernel && mkfifo fm/kernel/fifo_mod.ko fifo-vmlinux &&
+	test_expect_code 1 timeout 20 "$BIN/lockdep-symbolise" -m fm \
+		"f+0x1/0x10 [fifo_mod]" >out 2>err &&
+	grep -q "module .fifo_mod. unusable in .fm. (not a regular file)" err &&
+	test_expect_code 2 timeout 20 "$BIN/lockdep-symbolise" -e fifo-vmlinux \
+		"f+0x1/0x10" >out 2>err &&
+	grep -q "unable to open vmlinux .fifo-vmlinux.: not a regular file" err
 '
 
 test_expect_success 'cache: lockdep-report --cache and --no-cache' '
