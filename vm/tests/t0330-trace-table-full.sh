@@ -5,16 +5,21 @@
 # a cycle and lockdep's stack-trace table is full, save_trace() turns the
 # validator off and releases the graph lock, and 6.1 then prints the
 # report, which releases that lock a second time and takes
-# lockdep_recursion below zero (lock_acquire() warns). The scenario
-# trace-table-full fills the table, the last trace cut to the room left,
-# and closes a cycle. Two boots on 2 CPUs, each triggering it alone:
+# lockdep_recursion below zero. The scenario trace-table-full fills the
+# table, the last trace cut to the room left, and closes a cycle. Two
+# boots on 2 CPUs, each triggering it alone:
 #   plain   the unpatched 6.1 kernel (make kernel-plain, its scenario
-#           module built from the series' source): the bug, a warning
-#           out of lockdep.c after the table was found full
+#           module built from the series' source)
 #   series  the series' kernel: the table found full, the validator off,
 #           and nothing else printed
 # In both, "MAX_STACK_TRACE_ENTRIES too low" must come out of
 # check_noncircular(): that the scenario reached the path it is for.
+# What 6.1 does wrong there shows nowhere on our kernels: the warning
+# lock_acquire() would print about lockdep_recursion is a WARN_ON_ONCE(),
+# compiled to nothing without CONFIG_BUG (tinyconfig's default), and the
+# second release of the graph lock breaks nothing unless another CPU
+# holds it then. So the plain boot proves only that 6.1 reaches that
+# path; a boot that fails on 6.1 needs CONFIG_BUG=y (issue 31, next).
 # Boots land in $BUILD/vm/t0330-plain/ and t0330-series/.
 
 . "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
@@ -47,9 +52,8 @@ test_expect_success 'plain 6.1: boot, trigger trace-table-full' '
 		--trigger trace-table-full >out 2>&1 || { tail -5 out; false; }
 '
 
-test_expect_success 'plain 6.1: the table found full by the cycle, then the warning' '
-	full plain &&
-	grep -E "WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel/locking/lockdep\.c:[0-9]+ " plain.after
+test_expect_success 'plain 6.1: the table found full by the cycle' '
+	full plain
 '
 
 test_expect_success 'the series: boot, trigger trace-table-full' '
