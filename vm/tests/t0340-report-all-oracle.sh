@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# An oracle for the claim of lockdep.report_all=1 that every dependency
+# that happened is recorded, after a recursion report: every (held,
+# taken) pair the scenarios make, but for the trylock and the lock of a
+# class already held, must be a dependency in the graph export, and the
+# cycle that needs the pair taken in the reported acquisition must be
+# reported. One workload boot on 2 CPUs runs, through the kernel tree's
+# kselftest (tools/testing/selftests/lockdep/scenarios.sh):
+#   recursion-then-cycle-1  R1, Q (trylock), R2 of R1's class: a
+#                           recursive locking report, and Q -> R
+#   recursion-then-cycle-2  R -> P and P -> Q in kthreads: with Q -> R,
+#                           the cycle Q -> R -> P -> Q
+# and reads the export (the debugfs file lockdep/graph) afterwards; the
+# same dependencies must be in the lockdep_dependency events the agent
+# streamed (raw/events). The
+# boot lands in $BUILD/vm/t0340-recursion/.
+
+. "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
+. "$(dirname "$0")/scenario-lib.sh"
+
+VMDIR=${BUILD:-$TOP/build}/vm
+dir=$VMDIR/t0340-recursion
+
+if [ "${KERNEL_SOURCE:-linux-source-6.1}" != linux-source-6.1 ]; then
+	test_skip_all 'report_all records every dependency after a recursion report' \
+		'series v3 on 6.12, ported next'
+fi
+
+# The dependencies the scenarios made, "FROM TO" by class name, sorted.
+cat >"$TRASH/pairs" <<'EOF'
+rtc_p rtc_q
+rtc_q rtc_r
+rtc_r rtc_p
+EOF
+
+# The workload: the pair, then the export's classes of the scenarios,
+# "class INDEX NAME", and the dependencies between them, "dep FROM TO"
+# by class name.
+cat >"$TRASH/oracle.sh" <<'EOF'
+#!/bin/sh
+/kselftest/lockdep/scenarios.sh recursion-then-cycle-1 recursion-then-cycle-2
+rc=$?
+awk '$1 == "class" && ($NF == "rtc_r" || $NF == "rtc_q" || $NF == "rtc_p") {
+		name[$2] = $NF
+		print "class", $2, $NF
+	}
+	$1 == "dep" && ($2 in name) && ($3 in name) { print "dep", name[$2], name[$3] }' \
+	/sys/kernel/debug/lockdep/graph
+exit $rc
+EOF
+
+test_expect_success 'the pair on 2 CPUs with report_all: the kselftest passes' '
+	"$TOP/vm/boot.sh" -n t0340-recursion -t 400 -a lockdep.report_all=1 \
+		-r "$TRASH/oracle.sh" -w 300 >out 2>&1 || { tail -5 out; false; }
+'
+
+test_expect_success 'the guest had 2 CPUs, the KTAP says ok for both' '
+	tr -d "\r" <"$dir/console.log" | grep -qE "smp: Brought up 1 node, 2 CPUs$" &&
+	grep -x "ok 1 recursion-then-cycle-1" "$dir/raw/workload.out" &&
+	grep -x "ok 2 recursion-then-cycle-2" "$dir/raw/workload.out"
+'
+
+test_expect_success 'the console: the recursion report, then the cycle through Q -> R' '
+	segment recursion-then-cycle-1 "$dir/console.log" >one &&
+	grep -E "WARNING: possible recursive locking detected" one &&
+	segment recursion-then-cycle-2 "$dir/console.log" >two &&
+	grep -E "WARNING: possible circular locking dependency detected" two &&
+	grep -q rtc_q two && grep -q rtc_r two && grep -q rtc_p two
+'
+
+test_expect_success 'every dependency the scenarios made is in the export' '
+	test "$(wc -l <"$TRASH/pairs")" = 3 &&
+	sed -n "s/^dep //p" "$dir/raw/workload.out" | sort -u >graph &&
+	comm -23 "$TRASH/pairs" graph >missing &&
+	{ test ! -s missing || { echo "missing:"; cat missing; false; }; }
+'
+
+test_expect_success 'and in the dependency event stream' '
+	test "$(wc -l <"$TRASH/pairs")" = 3 &&
+	while read -r from to; do
+		i=$(awk -v n="$from" '\''$1 == "class" && $3 == n { print $2 }'\'' "$dir/raw/workload.out") &&
+		j=$(awk -v n="$to" '\''$1 == "class" && $3 == n { print $2 }'\'' "$dir/raw/workload.out") &&
+		test -n "$i" && test -n "$j" &&
+		grep -qE " lockdep_dependency: from=$i to=$j " "$dir/raw/events" ||
+		{ echo "no event for $from -> $to"; return 1; }
+	done <"$TRASH/pairs"
+'
+
+test_done
