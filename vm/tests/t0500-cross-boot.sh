@@ -72,9 +72,9 @@ test_expect_success 'each half against itself: no new cycle' "
 "
 
 test_expect_success 'the union of the two boots has the AB-BA cycle' "
-	rc=0 && '$BIN/lockdep-diff' --db '$DB' --fail-on=new-cycle ab ba \
-		>out 2>err || rc=\$? &&
-	test \$rc = 1 && grep -q 'new-cycle: 1 new cycles' err &&
+	test_expect_code 1 '$BIN/lockdep-diff' --db '$DB' --fail-on=new-cycle ab ba \
+		>out 2>err &&
+	grep -q 'new-cycle: 1 new cycles' err &&
 	grep -q '^new cycle 1: possible circular locking dependency across boots' out &&
 	grep -q '^  order_a --> order_b   seen in boot [0-9]* (ab)\$' out &&
 	grep -q '^  order_b --> order_a   seen in boot [0-9]* (ba)\$' out &&

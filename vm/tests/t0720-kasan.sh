@@ -62,10 +62,10 @@ EOF
 
 run=$VMDIR/t0720-kasan
 test_expect_success 'boot the kasan kernel with report_all, the scenarios, a module reload' '
-	"$TOP/vm/boot.sh" -n t0720-kasan -t 500 -a "lockdep.report_all=1" \
+	{ "$TOP/vm/boot.sh" -n t0720-kasan -t 500 -a "lockdep.report_all=1" \
 		-r "$TRASH/reload.sh" -w 200 -- --trigger held-lock-freed \
 		--trigger aa --trigger user-return --trigger unlock-order \
-		>out 2>&1 || { tail -20 out; false; } &&
+		>out 2>&1 || { tail -20 out; false; }; } &&
 	tr -d "\r" <"$run/console.log" >console &&
 	grep -q "KernelAddressSanitizer initialized" console
 '

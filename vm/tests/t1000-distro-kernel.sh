@@ -48,10 +48,10 @@ echo "max_loop $(cat /sys/module/loop/parameters/max_loop)"
 EOF
 
 test_expect_success "$pkg through make vm-boot, MODULES_LOAD=btrfs, DISK=: the guest boots" '
-	make -s -C "$TOP" --no-print-directory vm-boot KERNEL_IMAGE="$image" \
+	{ make -s -C "$TOP" --no-print-directory vm-boot KERNEL_IMAGE="$image" \
 		MODULES="$K" MODULES_LOAD=btrfs DISK="$TRASH/data.img" \
 		RUN="$TRASH/read-disk.sh" NAME=t1000-distro APPEND=loop.max_loop=3 \
-		>"$TRASH/boot.out" 2>&1
+		>"$TRASH/boot.out" 2>&1 || { cat "$TRASH/boot.out"; false; }; } &&
 	cat "$TRASH/boot.out" &&
 	grep -q "guest exited (qemu 0," "$TRASH/boot.out"
 '
