@@ -141,7 +141,8 @@ check-unit: kernel
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) -j$$(nproc) check-unit
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD)/san SANITIZE=1 -j$$(nproc) check-unit
 
-check-tools: tools
+# t7000 reads the kernel's vmlinux (a skip without it fails run-tap.sh).
+check-tools: tools kernel
 	@tests/run-tap.sh lockdep-tools/tests/t/t*.sh
 
 # scripts/checkpatch.pl --strict on every patch of the series, and no

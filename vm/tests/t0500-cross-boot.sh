@@ -10,8 +10,8 @@
 # /sys/module/NAME/sections/ files and the module's .ko of the build id
 # in /sys/module/NAME/notes/), and fails with --fail-on new-cycle.
 #
-# Needs the scenario module (CONFIG_TEST_LOCKDEP_SCENARIOS) in
-# kernel-patches/series; skipped, saying so, while it is not there.
+# Needs the scenario module (CONFIG_TEST_LOCKDEP_SCENARIOS), which the
+# series adds and make kernel builds: never skipped.
 # Boots land in $BUILD/vm/t0500-ab/ and $BUILD/vm/t0500-ba/.
 
 . "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
@@ -23,11 +23,6 @@ VMLINUX=${VMLINUX:-$TOP/build/linux/vmlinux}
 MODULES=${MODULES:-$TOP/build/linux}
 SCENARIO_KO=$MODULES/lib/test_lockdep_scenarios.ko
 ANY_REPORT='(WARNING|BUG): '
-
-if ! grep -qi 'scenario' "$TOP/kernel-patches/series" 2>/dev/null; then
-	test_skip_all 'cross-boot AB-BA cycle from two guest boots' \
-		'the lockdep scenario module is not in kernel-patches/series yet'
-fi
 
 # boot HALF: one guest boot that runs scenario HALF-order
 boot() {

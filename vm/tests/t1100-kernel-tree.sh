@@ -16,7 +16,7 @@
 
 [ -n "${TREE_TEST:-}" ] ||
 	test_skip_all 'a developer'"'"'s tree boots' \
-		'it builds a kernel: make check-tree runs it'
+		'its own target: make check-tree (it builds a kernel)'
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 tree=$TREE_TEST
 out=${BUILD:-$TOP/build}/tree/$(basename "$tree")

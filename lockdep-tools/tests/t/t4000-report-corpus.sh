@@ -10,7 +10,7 @@ lists (as a set) and, for circular dependencies, the chain in order.'
 . "$(dirname "$0")/report-lib.sh"
 
 if [ ! -r "$CORPUS/INDEX.tsv" ]; then
-	test_skip_all 'corpus reports' "no $CORPUS/INDEX.tsv"
+	test_skip_all 'corpus reports' "no report corpus: no $CORPUS/INDEX.tsv"
 fi
 
 # Tabs are IFS white space, so empty columns would merge: read on \037.

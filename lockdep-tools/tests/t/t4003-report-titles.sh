@@ -53,7 +53,7 @@ if [ -r "$CORPUS/INDEX.tsv" ]; then
 		'
 	done <"$TRASH/corpus-titles"
 else
-	test_skip 'corpus titles' "no $CORPUS/INDEX.tsv"
+	test_skip 'corpus titles' "no report corpus: no $CORPUS/INDEX.tsv"
 fi
 
 # fixture, title, syzbot_title: one per rule of report-title.c

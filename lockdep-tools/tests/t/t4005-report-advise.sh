@@ -20,7 +20,7 @@ verdict_of() {
 }
 
 if [ ! -r "$CORPUS/INDEX.tsv" ]; then
-	test_skip 'corpus verdicts' "no $CORPUS/INDEX.tsv"
+	test_skip 'corpus verdicts' "no report corpus: no $CORPUS/INDEX.tsv"
 else
 	test_expect_success 'every corpus report has an expected verdict' '
 		for f in "$CORPUS"/[0-9]*.txt; do
