@@ -24,7 +24,7 @@ DEB_PACKAGES := gcc make binutils git xz-utils flex bison bc libssl-dev \
 	libelf-dev libdw-dev kmod ccache linux-source-6.1 linux-source-6.12 qemu-system-x86 \
 	busybox-static cpio libsqlite3-dev sqlite3 zlib1g-dev libcmocka-dev graphviz groff \
 	libxml2-utils clang python3-ply python3-git time llvm \
-	e2fsprogs stress-ng rsync libiberty-dev btrfs-progs xxd chromium
+	e2fsprogs stress-ng rsync libiberty-dev btrfs-progs xxd chromium shellcheck
 
 APPEND ?=
 
@@ -131,7 +131,7 @@ export-patches:
 	@vm/kernel.sh export
 
 # The kernel first: unit and tool tests use its vmlinux as real data.
-check: kernel check-patches check-unit check-tools check-fuzz check-boot check-bench
+check: kernel check-shell check-patches check-unit check-tools check-fuzz check-boot check-bench
 
 # The real-data unit tests must find this build's vmlinux and scenario
 # module: named here, a missing one fails them instead of skipping them.
@@ -144,6 +144,12 @@ check-unit: kernel
 # t7000 reads the kernel's vmlinux (a skip without it fails run-tap.sh).
 check-tools: tools kernel
 	@tests/run-tap.sh lockdep-tools/tests/t/t*.sh
+
+# shellcheck on every shell script of vm/, at every severity: any finding
+# fails. What is disabled, and why, is in vm/.shellcheckrc and
+# vm/tests/.shellcheckrc (or beside the line, for one line).
+check-shell: deps
+	@shellcheck -x vm/*.sh vm/init vm/workloads/*.sh vm/tests/*.sh
 
 # scripts/checkpatch.pl --strict on every patch of the series, and no
 # W=1 warning on the lines it adds or changes in the C files it touches
@@ -254,6 +260,6 @@ distclean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps kernel kernel-plain tools initramfs initramfs-plain vm-boot demo install \
-	export-patches check bench check-patches check-unit check-tools check-fuzz check-boot \
+	export-patches check bench check-shell check-patches check-unit check-tools check-fuzz check-boot \
 	check-bench check-steps check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
 	check-kasan check-distro check-tree clean distclean

@@ -275,7 +275,7 @@ done
 # the check never turns lockdep off (it keeps one bit per class, no
 # table that could fill up).
 dir=$VMDIR/t0300-unlock-order
-if echo $LOCKDEP_SCENARIOS | tr ' ' '\n' | grep -qx unlock-order; then
+if echo "$LOCKDEP_SCENARIOS" | tr ' ' '\n' | grep -qx unlock-order; then
 	test_expect_success 'unlock-order: reported once in three runs, lockdep still on' "
 		test \$(grep -c 'trigger done unlock-order' $dir/raw/MANIFEST) = 3 &&
 		sed -n '/test_lockdep_scenarios: run unlock-order:/,\$p' $dir/console.log >runs &&

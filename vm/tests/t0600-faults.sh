@@ -42,13 +42,14 @@ left() {
 # none_left NAME: nothing of boot NAME is running within 10 s; what is,
 # is shown and ended (by pid) so the next test starts clean
 none_left() {
-	local i pids
-	for i in $(seq 100); do
+	local pids
+	for _ in $(seq 100); do
 		pids=$(left "$1")
 		[ -z "$pids" ] && return 0
 		sleep 0.1
 	done
-	ps -o pid,args -p "$(echo $pids | tr " " ,)"
+	ps -o pid,args -p "$(echo "$pids" | paste -sd ,)"
+	# shellcheck disable=SC2086 # one pid a word
 	kill -KILL $pids 2>/dev/null
 	return 1
 }
@@ -107,15 +108,15 @@ test_expect_success 'QEMU killed from outside during --follow: partial, the sign
 # of the boot 10 s later
 killed_boot() {
 	local name=t0600-sig$1 boot
-	rm -rf "$VMDIR/$name" || return 1
+	rm -rf "${VMDIR:?}/$name" || return 1
 	# --follow: a guest left running would outlive the test's wait
-	"$TOP/vm/boot.sh" -n $name -t $T -- --follow >out 2>&1 &
+	"$TOP/vm/boot.sh" -n "$name" -t "$T" -- --follow >out 2>&1 &
 	boot=$!
 	wait_for "$VMDIR/$name/collect.log" "waiting for the agent" &&
-	test -n "$(left $name)" &&
-	kill -$1 $boot &&
+	test -n "$(left "$name")" &&
+	kill "-$1" "$boot" &&
 	{ wait $boot || :; } &&
-	none_left $name
+	none_left "$name"
 }
 
 for sig in TERM KILL; do

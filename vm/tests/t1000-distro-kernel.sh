@@ -23,7 +23,7 @@ pkg=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' 2>/dev/
 	test_skip_all 'a Debian kernel boots' 'no network for apt: apt offers no linux-image-6.1.0-N-amd64'
 mkdir -p "$DISTRO"
 if [ ! -f "$DISTRO/$pkg/done" ]; then
-	rm -rf "$DISTRO/$pkg" "$DISTRO"/"$pkg"_*.deb
+	rm -rf "${DISTRO:?}/$pkg" "$DISTRO"/"$pkg"_*.deb
 	(cd "$DISTRO" && apt-get download "$pkg") >"$TRASH/apt.log" 2>&1 ||
 		test_skip_all 'a Debian kernel boots' \
 			"no network for apt: apt-get download $pkg failed: $(grep -m 1 -E '^(E|Err):' "$TRASH/apt.log")"
