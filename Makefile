@@ -222,6 +222,15 @@ check-tree: tools
 	@TREE_TEST=$${TREE_TEST:-$(BUILD)/src/linux-source-6.1} \
 		tests/run-tap.sh vm/tests/t1100-kernel-tree.sh
 
+# tests/mutate.sh: the tools broken one way at a time, as a user would
+# notice (a documented JSON key renamed, a report mistyped, a promised
+# exit status, a --fail-on combination, a migration step, the symboliser's
+# inline frames, a report line dropped), each in a scratch copy of the
+# tree: each must fail the tool tests it names. Not in check: it builds
+# the tools once more and runs a test file or two per mutation.
+check-mutate: tools kernel
+	@tests/mutate.sh
+
 # Every libFuzzer harness for FUZZ_TIME seconds (default 20), seeded with
 # the fixtures and the shared report corpus.
 check-fuzz: deps
@@ -261,5 +270,5 @@ distclean:
 
 .PHONY: all deps kernel kernel-plain tools initramfs initramfs-plain vm-boot demo install \
 	export-patches check bench check-shell check-patches check-unit check-tools check-fuzz check-boot \
-	check-bench check-steps check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
+	check-bench check-mutate check-steps check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
 	check-kasan check-distro check-tree clean distclean

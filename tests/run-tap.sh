@@ -56,7 +56,7 @@ for t in "$@"; do
 		echo "not ok - $t printed no 1..N plan: it ended before test_done"
 		fail=$((fail + 1)) rc=1
 	elif [ "$(wc -l <<<"$plans")" != 1 ] || [ "${plans#1..}" != $((p + s + f)) ]; then
-		echo "not ok - $t: plan $(echo $plans), but $((p + s + f)) tests ran"
+		echo "not ok - $t: plan ${plans//$'\n'/ }, but $((p + s + f)) tests ran"
 		fail=$((fail + 1)) rc=1
 	fi
 	while IFS= read -r line; do

@@ -88,6 +88,41 @@ test_expect_success 'JSON: an array with the documented keys' '
 	done
 '
 
+test_expect_success 'plain text: every summary line of a report, each field in place' '
+	cp "$CORPUS/007-inconsistent.txt" in.log &&
+	"$BIN/lockdep-report" in.log >out &&
+	cat >expect <<-\EOF &&
+	report 1: inconsistent-lock-state: inconsistent lock state in btrfs_run_delayed_iputs
+	  header:  WARNING: inconsistent lock state
+	  message: inconsistent {IN-SOFTIRQ-W} -> {SOFTIRQ-ON-W} usage.
+	  kernel:  6.4.0-syzkaller-09904-ga507db1d8fdc, not tainted
+	  task:    btrfs-cleaner/16079 on CPU 3 [HC0[0]:SC0[0]:HE1:SE1]
+	  input:   in.log:1-81
+	  dedup:   646a935b7a8a07c6
+
+	EOF
+	head -n 8 out >summary &&
+	test_cmp expect summary
+'
+
+# man_report_keys MAN: the report object keys JSON OUTPUT documents (the
+# .B/.BR items of its .TP paragraphs, up to its first subsection)
+man_report_keys() {
+	sed -n "/^\.SH JSON OUTPUT/,/^\.S[SH] [^J]/p" "$1" |
+		awk "prev == \".TP\" && /^\.BR? / { print } { prev = \$0 }" |
+		sed "s/^\.BR* //; s/\"[^\"]*\"/ /g; s/[^a-z_]/ /g" | tr " " "\n" | grep . | sort -u
+}
+
+test_expect_success 'JSON: each report has exactly the keys lockdep-report(1) documents' '
+	man_report_keys "$TOP/lockdep-tools/man/lockdep-report.1" >expect &&
+	test "$(wc -l <expect)" -ge 25 &&
+	"$BIN/lockdep-report" --json "$TRASH/two.log" "$CORPUS/007-inconsistent.txt" >out.json &&
+	python3 -c "import json, sys
+for r in json.load(open(sys.argv[1])):
+    print(\"\\n\".join(sorted(r)))" out.json | sort -u >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'JSON of an input without reports is []' '
 	echo "nothing to see" | "$BIN/lockdep-report" --json - >out &&
 	echo "[]" >expect &&

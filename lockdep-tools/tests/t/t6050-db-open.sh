@@ -76,6 +76,23 @@ test_expect_success 'our database from before application_id: opened, migrated, 
 	test "$(grep -c "^report " out)" = 2
 '
 
+test_expect_success 'a database of version 4: migrated, every old boot given its own uuid' '
+	collect --db v4.db --log "$LOG" >/dev/null &&
+	collect --db v4.db --log "$LOG" >/dev/null &&
+	# back to version 4: as above, and migration 5 (uuid) undone too
+	sqlite3 v4.db "$UNDO_V12; $UNDO_V10;
+		ALTER TABLE boots DROP COLUMN not_offered;
+		DROP VIEW report_workload_phase; DROP TABLE workloads;
+		ALTER TABLE reports DROP COLUMN kmsg_seq;
+		ALTER TABLE boots DROP COLUMN partial_reason;
+		DROP INDEX boots_uuid; ALTER TABLE boots DROP COLUMN uuid;
+		PRAGMA application_id = 0; PRAGMA user_version = 4" &&
+	collect --db v4.db --log "$LOG" >/dev/null &&
+	test "$(sqlite3 v4.db "PRAGMA user_version")" -gt 4 &&
+	test "$(sqlite3 v4.db "SELECT count(DISTINCT uuid) FROM boots
+		WHERE length(uuid) = 32 AND uuid NOT GLOB '\''*[^0-9a-f]*'\''")" = 3
+'
+
 test_expect_success 'a negative user_version is named' '
 	collect --db neg.db --log "$LOG" >/dev/null &&
 	sqlite3 neg.db "PRAGMA user_version = -3" && cp neg.db neg.orig &&

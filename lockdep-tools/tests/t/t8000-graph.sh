@@ -192,6 +192,11 @@ test_expect_success 'hostile class names cannot break dot' '
 	EOF
 '
 
+test_expect_success 'an output that cannot be written: exit 2, said' '
+	test_expect_code 2 graph --db "$DB" --max-nodes 0 >/dev/full 2>err &&
+	grep -q "unable to write" err
+'
+
 test_expect_success 'errors: unknown boot, class or report; usage' '
 	test_expect_code 2 graph --db "$DB" --boot nosuch &&
 	test_expect_code 2 graph --db "$DB" --class nosuch_class &&
