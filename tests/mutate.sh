@@ -48,7 +48,7 @@ mutation migration-uuid store/schema.c \
 # the symboliser's inline frames: the frame keeps its innermost inline
 # call's line instead of the call site
 mutation inline-call-line symbolise/dwarf-lines.c \
-	's/lineno = name ? call_line(&die) : 0;/lineno = name ? lineno : 0;/' t7000
+	's/lineno = name ? call_line(&die) : 0;/lineno = name ? (call_line(\&die), lineno) : 0;/' t7000
 # a tool exiting 0 where it should exit 1: lockdep-report with one input
 # missing among good ones
 mutation report-missing-input-exit report/lockdep-report.c \
