@@ -141,22 +141,26 @@ test_expect_success 'a hung workload: --run-timeout ends the wait, its output so
 '
 
 test_expect_success 'what the workload leaves running is killed when it ends' '
-	workload run "sleep 4242 & echo started" &&
+	workload run "sleep 4242 & echo \$! >$PWD/left.pid; echo started" &&
 	start_agent "$PWD/run" &&
 	run 0,3 leftover.sh &&
 	wait "$(cat agent.pid)" &&
 	grep -q "workload leftover.sh: exit status 0" log &&
 	sleep 0.2 &&
-	! pgrep -f "sleep 4242"
+	# by its pid, not its name (a run of this test beside this one has
+	# the same); a zombie, waiting for a reaper, is ended
+	! ps -o stat= -p "$(cat left.pid)" | grep -q "^[^Z]"
 '
 
 test_expect_success 'the guest goes away while the workload runs: partial, naming it' '
-	workload run "sleep 30" &&
+	workload run "echo \$\$ >$PWD/lost.pid; exec sleep 30" &&
 	start_agent "$PWD/run" &&
 	{ { sleep 1; kill -KILL "$(cat agent.pid)"; } & } &&
 	run 1 lost.sh --db db8 &&
 	wait &&
-	{ pkill -f "^sleep 30$" || :; } &&
+	# the workload outlives its killed agent: ended by its pid, never by
+	# its name (a run of this test beside this one has the same)
+	{ kill "$(cat lost.pid)" || :; } &&
 	grep -q "workload .lost.sh. did not end: .* while it ran; its exit status and output are missing" log &&
 	grep -q "^workload running lost.sh " raw/MANIFEST &&
 	test "$(sqlite3 db8 "SELECT state FROM workloads")" = running
