@@ -24,7 +24,7 @@ DEB_PACKAGES := gcc make binutils git xz-utils flex bison bc libssl-dev \
 	libelf-dev libdw-dev kmod ccache linux-source-6.1 linux-source-6.12 qemu-system-x86 \
 	busybox-static cpio libsqlite3-dev sqlite3 zlib1g-dev libcmocka-dev graphviz groff \
 	libxml2-utils clang python3-ply python3-git time llvm \
-	e2fsprogs stress-ng rsync libiberty-dev btrfs-progs xxd chromium
+	e2fsprogs stress-ng rsync libiberty-dev btrfs-progs xxd chromium shellcheck
 
 APPEND ?=
 
@@ -131,7 +131,7 @@ export-patches:
 	@vm/kernel.sh export
 
 # The kernel first: unit and tool tests use its vmlinux as real data.
-check: kernel check-patches check-unit check-tools check-fuzz check-boot check-bench
+check: kernel check-shell check-patches check-unit check-tools check-fuzz check-boot check-bench
 
 # The real-data unit tests must find this build's vmlinux and scenario
 # module: named here, a missing one fails them instead of skipping them.
@@ -141,8 +141,15 @@ check-unit: kernel
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) -j$$(nproc) check-unit
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD)/san SANITIZE=1 -j$$(nproc) check-unit
 
-check-tools: tools
+# t7000 reads the kernel's vmlinux (a skip without it fails run-tap.sh).
+check-tools: tools kernel
 	@tests/run-tap.sh lockdep-tools/tests/t/t*.sh
+
+# shellcheck on every shell script of vm/, at every severity: any finding
+# fails. What is disabled, and why, is in vm/.shellcheckrc and
+# vm/tests/.shellcheckrc (or beside the line, for one line).
+check-shell: deps
+	@shellcheck -x vm/*.sh vm/init vm/workloads/*.sh vm/tests/*.sh
 
 # scripts/checkpatch.pl --strict on every patch of the series, and no
 # W=1 warning on the lines it adds or changes in the C files it touches
@@ -215,6 +222,15 @@ check-tree: tools
 	@TREE_TEST=$${TREE_TEST:-$(BUILD)/src/linux-source-6.1} \
 		tests/run-tap.sh vm/tests/t1100-kernel-tree.sh
 
+# tests/mutate.sh: the tools broken one way at a time, as a user would
+# notice (a documented JSON key renamed, a report mistyped, a promised
+# exit status, a --fail-on combination, a migration step, the symboliser's
+# inline frames, a report line dropped), each in a scratch copy of the
+# tree: each must fail the tool tests it names. Not in check: it builds
+# the tools once more and runs a test file or two per mutation.
+check-mutate: tools kernel
+	@tests/mutate.sh
+
 # Every libFuzzer harness for 100000 executions or 40 seconds, whichever
 # comes first (FUZZ_EXECS, FUZZ_TIME), seeded with its small set in
 # lockdep-tools/fuzz/seeds/. fuzz-long: each for FUZZ_LONG_TIME seconds
@@ -259,6 +275,6 @@ distclean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps kernel kernel-plain tools initramfs initramfs-plain vm-boot demo install \
-	export-patches check bench check-patches check-unit check-tools check-fuzz fuzz-long check-boot \
-	check-bench check-steps check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
+	export-patches check bench check-shell check-patches check-unit check-tools check-fuzz fuzz-long check-boot \
+	check-bench check-mutate check-steps check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
 	check-kasan check-distro check-tree clean distclean

@@ -123,12 +123,12 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$out/stamp-config" 2>/dev/null)" != "$st
 	run_logged tree-config config_steps "$base"
 	# options the tree does not define cannot be asked of it
 	undefined=""
-	for sym in $(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=.*/\1/p' "$FRAGMENT"); do
+	while read -r sym; do
 		grep -rqsE --include='Kconfig*' "^(menu)?config $sym\$" "$src" ||
 			undefined="$undefined$sym"$'\n'
-	done
+	done < <(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=.*/\1/p' "$FRAGMENT")
 	[ -z "$undefined" ] ||
-		progress "config: this tree does not define: $(echo $undefined)"
+		progress "config: this tree does not define: $(printf '%s' "$undefined" | paste -sd ' ')"
 	check_fragment "$obj/.config" "$FRAGMENT" "$undefined" ||
 		die "requested options were dropped by olddefconfig (see above; the tree's .config or a missing dependency)"
 	echo "$stamp" >"$out/stamp-config"

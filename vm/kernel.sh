@@ -73,6 +73,7 @@ do_tree() {
 	rm -rf "$KREPO" "$KREPO".stamp-*
 	mkdir -p "$KREPO"
 	run_logged "${BASELOG}unpack" tar -C "$KREPO" --strip-components=1 -xf "$TARBALL"
+	# shellcheck disable=SC2016 # $1: sh -c's own argument
 	run_logged "${BASELOG}git-pristine" sh -c '
 		cd "$1" && git init -q -b lockdep &&
 		git -c user.name=lockdep -c user.email=lockdep@localhost \
@@ -190,6 +191,7 @@ do_config() {
 		progress "config: unchanged"
 		return
 	fi
+	# shellcheck disable=SC2016 # $1, $@: sh -c's own arguments
 	run_logged "${LOG}config" sh -c '
 		make -C "$1" ARCH=x86_64 tinyconfig &&
 		cd "$1" && shift && ARCH=x86_64 scripts/kconfig/merge_config.sh -m \
@@ -285,8 +287,9 @@ do_export() {
 			{ print }' "$cover" >"$cover.tmp"
 		mv "$cover.tmp" "$cover"
 	fi
-	(cd "$PATCHES" && ls -1 -- *.patch 2>/dev/null |
-		grep -vx '0000-cover-letter.patch' || true) >"$PATCHES/series"
+	(cd "$PATCHES" && for p in *.patch; do
+		case $p in 0000-cover-letter.patch|'*.patch') ;; *) echo "$p" ;; esac
+	done) >"$PATCHES/series"
 	progress "export: $n patches and their cover letter written to ${PATCHES#"$TOP"/}/"
 }
 

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared helpers for the vm/ scripts: paths, progress lines, logged steps.
-# Sourced, never run.
+# Sourced, never run (by bash). Paths set here are read by the scripts
+# that source it, which shellcheck cannot see from this file alone.
+# shellcheck shell=bash disable=SC2034
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}

@@ -39,7 +39,7 @@ esac
 depmod=$(PATH=$PATH:/usr/sbin:/sbin command -v depmod) || die "no depmod: apt-get install kmod"
 rels=$(cd "$moddir/lib/modules" && ls)
 [ "$(echo "$rels" | wc -w)" = 1 ] ||
-	die "$moddir/lib/modules holds $(echo $rels | wc -w) kernel releases ($(echo $rels)): expected one"
+	die "$moddir/lib/modules holds $(echo "$rels" | wc -w) kernel releases (${rels//$'\n'/ }): expected one"
 rel=$rels
 tree=$moddir/lib/modules/$rel
 mkdir -p "$root/lib/modules/$rel" "$root/etc"
@@ -103,6 +103,9 @@ soft_first() {
 }
 
 boot="" files=""
+# module names and modules.dep's paths are single words: the lists below
+# are split into them on purpose
+# shellcheck disable=SC2046,SC2086
 while IFS=$'\t' read -r mod paths; do
 	if [ -n "$paths" ]; then
 		boot="$boot $mod"
@@ -116,6 +119,7 @@ while IFS=$'\t' read -r mod paths; do
 		die "MODULES_LOAD: no module '$mod' in $tree, nor built in" ;;
 	esac
 done < <(pick $(soft_first $GUEST_MODULES $fs $named))
+# shellcheck disable=SC2086 # modules.dep's paths, one word each
 files=$(printf '%s\n' $files | sort -u)
 others=$(($(wc -l <"$dep") - $(echo "$files" | grep -c . || true)))
 
@@ -138,5 +142,6 @@ for f in modules.order modules.builtin modules.builtin.modinfo; do
 	fi
 done
 "$depmod" -b "$root" "$rel" || die "depmod failed on the packed modules of $rel"
+# shellcheck disable=SC2086 # module names, one word each
 printf '%s\n' $boot >"$root/etc/modules-boot"
 progress "$rel: loading$boot at boot, $rest"

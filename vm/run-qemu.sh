@@ -43,7 +43,7 @@ while getopts d:t:a:D:R: opt; do
 	D|R) [ -f "$OPTARG" ] && [ -r "$OPTARG" ] || die "no disk image '$OPTARG'"
 	   # a comma in a -drive value must be doubled
 	   f=${OPTARG//,/,,}
-	   if [ $opt = D ]; then
+	   if [ "$opt" = D ]; then
 		disk+=(-drive "file=$f,if=virtio,format=raw,cache=unsafe")
 	   else
 		rdisk+=(-drive "file=$f,if=virtio,format=raw,snapshot=on")
@@ -80,6 +80,7 @@ set +e
 # SIGKILL, so no QEMU outlives its caller. no_timer_check: under TCG on a
 # loaded host the guest's IO-APIC timer check can miss its ticks and panic
 # the boot ("IO-APIC + timer doesn't work!").
+# shellcheck disable=SC2086 # QEMU_ARGS: extra options, split into words
 setpriv --pdeathsig TERM timeout --kill-after=5 "$timeout" \
 	setpriv --pdeathsig TERM qemu-system-x86_64 \
 	-accel "$accel" -cpu "$cpu" -m "$GUEST_MEM" -smp "$smp" \

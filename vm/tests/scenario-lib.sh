@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers for the boot tests that drive the scenario module; sourced after
 # lockdep-tools/tests/t/lib.sh.
 

@@ -11,8 +11,8 @@ VM=$TOP/build/vm/t0100
 RAW=$VM/raw
 
 test_expect_success 'guest boots, serves the agent, powers off by itself' '
-	"$TOP/vm/boot.sh" -n t0100 -t 300 >"$TRASH/boot.out" 2>&1 ||
-	{ cat "$TRASH/boot.out"; false; }
+	{ "$TOP/vm/boot.sh" -n t0100 -t 300 >"$TRASH/boot.out" 2>&1 ||
+	  { cat "$TRASH/boot.out"; false; }; }
 '
 
 test_expect_success 'locking self-tests all pass' '

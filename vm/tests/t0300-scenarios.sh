@@ -225,8 +225,8 @@ exit 1
 EOF
 dir=$VMDIR/t0300-kselftest
 test_expect_success 'the kselftest without report_all: one report, the rest skipped, said so' "
-	'$TOP/vm/boot.sh' -n t0300-kselftest -t 400 -r '$TRASH/kselftest-default.sh' \
-		-w 300 >out 2>&1 || { tail -5 out; false; } &&
+	{ '$TOP/vm/boot.sh' -n t0300-kselftest -t 400 -r '$TRASH/kselftest-default.sh' \
+		-w 300 >out 2>&1 || { tail -5 out; false; }; } &&
 	test_cmp '$TRASH/kselftest-default.want' $dir/raw/workload.out &&
 	segment aa $dir/console.log >seg &&
 	grep -qE '$(banner recursive-locking)' seg &&
@@ -248,8 +248,8 @@ awk 'BEGIN { print "TAP version 13" }
 		print "# Totals: pass:" n " fail:0 xfail:0 xpass:0 skip:0 error:0" }' \
 	"$TRASH/expected-list" >"$TRASH/expected-ktap"
 test_expect_success 'report_all: the kselftest runs every scenario in one boot' "
-	'$TOP/vm/boot.sh' -n t0300-report-all -t 400 -a lockdep.report_all=1 \
-		-r '$TRASH/kselftest.sh' -w 600 >out 2>&1 || { tail -5 out; false; }
+	{ '$TOP/vm/boot.sh' -n t0300-report-all -t 400 -a lockdep.report_all=1 \
+		-r '$TRASH/kselftest.sh' -w 600 >out 2>&1 || { tail -5 out; false; }; }
 "
 if ! grep -q 'reports printed:' "$dir/raw/files/proc/lockdep_stats" 2>/dev/null; then
 	test_skip 'report_all: the KTAP says ok for every scenario' \
@@ -296,7 +296,7 @@ done
 # the check never turns lockdep off (it keeps one bit per class, no
 # table that could fill up).
 dir=$VMDIR/t0300-unlock-order
-if echo $LOCKDEP_SCENARIOS | tr ' ' '\n' | grep -qx unlock-order; then
+if echo "$LOCKDEP_SCENARIOS" | tr ' ' '\n' | grep -qx unlock-order; then
 	test_expect_success 'unlock-order: reported once in three runs, lockdep still on' "
 		test \$(grep -c 'trigger done unlock-order' $dir/raw/MANIFEST) = 3 &&
 		sed -n '/test_lockdep_scenarios: run unlock-order:/,\$p' $dir/console.log >runs &&

@@ -314,8 +314,8 @@ test_expect_success 'kptr_restrict=2 hides every address' '
 test_expect_success 'the export and the vmlinux are of one build' '
 	id=$(awk "\$1 == \"build_id\" { print \$2 }" "$OUT/graph2") &&
 	readelf -n "$VMLINUX" >notes &&
-	grep -q "Build ID: $id\$" notes ||
-	{ echo "export build id ${id:-none}, $VMLINUX: $(grep "Build ID" notes)"; false; }
+	{ grep -q "Build ID: $id\$" notes ||
+	  { echo "export build id ${id:-none}, $VMLINUX: $(grep "Build ID" notes)"; false; }; }
 '
 
 test_expect_success 'stored with vmlinux: traces symbolised, sites past lock primitives' '

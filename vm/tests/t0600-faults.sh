@@ -42,13 +42,14 @@ left() {
 # none_left NAME: nothing of boot NAME is running within 10 s; what is,
 # is shown and ended (by pid) so the next test starts clean
 none_left() {
-	local i pids
-	for i in $(seq 100); do
+	local pids
+	for _ in $(seq 100); do
 		pids=$(left "$1")
 		[ -z "$pids" ] && return 0
 		sleep 0.1
 	done
-	ps -o pid,args -p "$(echo $pids | tr " " ,)"
+	ps -o pid,args -p "$(echo "$pids" | paste -sd ,)"
+	# shellcheck disable=SC2086 # one pid a word
 	kill -KILL $pids 2>/dev/null
 	return 1
 }
@@ -69,16 +70,15 @@ qmp() {
 }
 
 test_expect_success 'NMI panic during --follow: partial, the panic is the reason, exit 1' '
-	rm -rf "$VMDIR/t0600-panic" && mkdir -p "$VMDIR/t0600-panic" || exit 1
-	QEMU_ARGS="-qmp unix:$VMDIR/t0600-panic/qmp.sock,server=on,wait=off" \
+	rm -rf "$VMDIR/t0600-panic" && mkdir -p "$VMDIR/t0600-panic" &&
+	{ QEMU_ARGS="-qmp unix:$VMDIR/t0600-panic/qmp.sock,server=on,wait=off" \
 		"$TOP/vm/boot.sh" -n t0600-panic -t $T -a unknown_nmi_panic=1 -- \
-		--follow --db "$TRASH/panic.db" >out 2>&1 &
-	boot=$!
+		--follow --db "$TRASH/panic.db" >out 2>&1 & } &&
+	boot=$! &&
 	wait_for "$VMDIR/t0600-panic/collect.log" "following the kernel log" &&
 	qmp t0600-panic inject-nmi &&
-	rc=0 && wait $boot || rc=$? &&
+	{ test_expect_code 1 wait $boot || { cat out; false; }; } &&
 	cat out &&
-	test "$rc" = 1 &&
 	grep -q "Kernel panic - not syncing" "$VMDIR/t0600-panic/console.log" &&
 	grep -q "^lockdep-collect: error: the guest panicked: Kernel panic - not syncing" out &&
 	grep -q "^qemu: error: the guest panicked: Kernel panic - not syncing" out &&
@@ -91,14 +91,13 @@ test_expect_success 'NMI panic during --follow: partial, the panic is the reason
 '
 
 test_expect_success 'QEMU killed from outside during --follow: partial, the signal named' '
-	rm -rf "$VMDIR/t0600-killed" || exit 1
-	"$TOP/vm/boot.sh" -n t0600-killed -t $T -- --follow >out 2>&1 &
-	boot=$!
+	rm -rf "$VMDIR/t0600-killed" &&
+	{ "$TOP/vm/boot.sh" -n t0600-killed -t $T -- --follow >out 2>&1 & } &&
+	boot=$! &&
 	wait_for "$VMDIR/t0600-killed/collect.log" "following the kernel log" &&
 	kill -KILL "$(cat "$VMDIR/t0600-killed/qemu.pid")" &&
-	rc=0 && wait $boot || rc=$? &&
+	{ test_expect_code 1 wait $boot || { cat out; false; }; } &&
 	cat out &&
-	test "$rc" = 1 &&
 	grep -q "^qemu: error: QEMU was killed by SIGKILL after [0-9]*s, not by the ${T}s timeout" out &&
 	! grep -q "still running after" out &&
 	grep -q "collection is partial: the guest went away during the follow" out &&
@@ -109,15 +108,15 @@ test_expect_success 'QEMU killed from outside during --follow: partial, the sign
 # of the boot 10 s later
 killed_boot() {
 	local name=t0600-sig$1 boot
-	rm -rf "$VMDIR/$name" || return 1
+	rm -rf "${VMDIR:?}/$name" || return 1
 	# --follow: a guest left running would outlive the test's wait
-	"$TOP/vm/boot.sh" -n $name -t $T -- --follow >out 2>&1 &
+	"$TOP/vm/boot.sh" -n "$name" -t "$T" -- --follow >out 2>&1 &
 	boot=$!
 	wait_for "$VMDIR/$name/collect.log" "waiting for the agent" &&
-	test -n "$(left $name)" &&
-	kill -$1 $boot &&
+	test -n "$(left "$name")" &&
+	kill "-$1" "$boot" &&
 	{ wait $boot || :; } &&
-	none_left $name
+	none_left "$name"
 }
 
 for sig in TERM KILL; do
@@ -127,10 +126,9 @@ for sig in TERM KILL; do
 done
 
 test_expect_success 'collect fails at once: boot.sh stops QEMU, does not wait out -t' '
-	rc=0 && timeout 120 "$TOP/vm/boot.sh" -n t0600-collect-fails -t $T -- \
-		--no-such-option >out 2>&1 || rc=$? &&
+	{ test_expect_code 64 timeout 120 "$TOP/vm/boot.sh" -n t0600-collect-fails -t $T -- \
+		--no-such-option >out 2>&1 || { cat out; false; }; } &&
 	cat out &&
-	test "$rc" = 64 &&
 	grep -q "lockdep-collect exited with status 64" out &&
 	grep -q "QEMU stopped: lockdep-collect has ended" out &&
 	none_left t0600-collect-fails

@@ -36,13 +36,13 @@ eval "$(. "$TOP/vm/lib.sh" &&
 
 if [ ! -f "$KIMAGE" ] ||
    ! find "$MODULES" -name 'test_lockdep_scenarios.ko' 2>/dev/null | grep -q .; then
-	test_skip_all 'the series under KASAN' "no kasan kernel with the scenario module (make kernel-kasan)"
+	test_skip_all 'the series under KASAN' "its own target: make check-kasan (no kasan kernel with the scenario module here)"
 fi
 # the build stamp ends with the commit the kasan tree was built at
 tip=$(git -C "$KREPO" rev-parse -q --verify lockdep 2>/dev/null || echo none)
 case $(cat "$KSRC.stamp-build" 2>/dev/null) in
 *-"$tip") ;;
-*)	test_skip_all 'the series under KASAN' "the kasan kernel was built from another series than branch lockdep's tip (make kernel-kasan)" ;;
+*)	test_skip_all 'the series under KASAN' "its own target: make check-kasan (the kasan kernel here was built from another series than branch lockdep's tip)" ;;
 esac
 
 cat >"$TRASH/reload.sh" <<'EOF'
@@ -62,10 +62,10 @@ EOF
 
 run=$VMDIR/t0720-kasan
 test_expect_success 'boot the kasan kernel with report_all, the scenarios, a module reload' '
-	"$TOP/vm/boot.sh" -n t0720-kasan -t 500 -a "lockdep.report_all=1" \
+	{ "$TOP/vm/boot.sh" -n t0720-kasan -t 500 -a "lockdep.report_all=1" \
 		-r "$TRASH/reload.sh" -w 200 -- --trigger held-lock-freed \
 		--trigger aa --trigger user-return --trigger unlock-order \
-		>out 2>&1 || { tail -20 out; false; } &&
+		>out 2>&1 || { tail -20 out; false; }; } &&
 	tr -d "\r" <"$run/console.log" >console &&
 	grep -q "KernelAddressSanitizer initialized" console
 '

@@ -35,15 +35,15 @@ cpus_up() {
 }
 
 test_expect_success 'idle: boots with 2 CPUs online, stored' '
-	"$TOP/vm/boot.sh" -n t0800-idle -- --db "$DB" --label idle \
-		--vmlinux "$VMLINUX" >out 2>&1 || { cat out; false; } &&
+	{ "$TOP/vm/boot.sh" -n t0800-idle -- --db "$DB" --label idle \
+		--vmlinux "$VMLINUX" >out 2>&1 || { cat out; false; }; } &&
 	test "$(cpus_up idle 2)" = 1
 '
 
 test_expect_success 'all.sh: exit 0, stored with its workload row, 2 CPUs' '
-	"$TOP/vm/boot.sh" -n t0800-all -r "$TOP/vm/workloads/all.sh" \
+	{ "$TOP/vm/boot.sh" -n t0800-all -r "$TOP/vm/workloads/all.sh" \
 		-f "$TOP/vm/workloads" -- --db "$DB" --label all \
-		--vmlinux "$VMLINUX" >out 2>&1 || { cat out; false; } &&
+		--vmlinux "$VMLINUX" >out 2>&1 || { cat out; false; }; } &&
 	test "$(cpus_up all 2)" = 1 &&
 	test "$(q "SELECT w.name, w.state, w.exit_code FROM workloads w
 		JOIN boots b ON b.id = w.boot_id WHERE b.label = '\''all'\''")" = \
@@ -76,9 +76,8 @@ test_expect_success 'all.sh: no lockdep report; lockdep-diff names the workload 
 
 test_expect_success 'a workload that hangs: ended by -w, stored with its output so far, partial (1), named' '
 	printf "#!/bin/sh\necho started\nsleep 100000\n" >hang.sh &&
-	rc=0 && SMP=1 "$TOP/vm/boot.sh" -n t0800-hang -r hang.sh -w 15 -- \
-		--db "$DB" --label hang >out 2>&1 || rc=$? &&
-	test $rc = 1 &&
+	{ test_expect_code 1 env SMP=1 "$TOP/vm/boot.sh" -n t0800-hang -r hang.sh -w 15 -- \
+		--db "$DB" --label hang >out 2>&1 || { cat out; false; }; } &&
 	grep -q "workload .hang.sh. did not end within 15 s (--run-timeout): its exit status is missing; its output so far is kept (8 bytes)" out &&
 	test "$(q "SELECT w.state, w.output FROM workloads w JOIN boots b ON b.id = w.boot_id
 		WHERE b.label = '\''hang'\''")" = "running|started" &&
@@ -87,11 +86,10 @@ test_expect_success 'a workload that hangs: ended by -w, stored with its output 
 '
 
 test_expect_success 'plain 6.1 through make vm-boot KERNEL_IMAGE=, SMP=3, net-smoke: stored' '
-	rc=0 && make -s -C "$TOP" --no-print-directory vm-boot \
+	{ make -s -C "$TOP" --no-print-directory vm-boot \
 		KERNEL_IMAGE="$PLAIN/arch/x86/boot/bzImage" VMLINUX="$PLAIN/vmlinux" \
 		MODULES="$PLAIN.modules" NAME=t0800-plain SMP=3 \
-		RUN="$TOP/vm/workloads/net-smoke.sh" DB="$DB" >out 2>&1 || rc=$? &&
-	{ test $rc = 0 || { cat out; false; }; } &&
+		RUN="$TOP/vm/workloads/net-smoke.sh" DB="$DB" >out 2>&1 || { cat out; false; }; } &&
 	grep -q "this kernel does not offer: /sys/kernel/debug/lockdep/graph" out &&
 	test "$(cpus_up plain 3)" = 1 &&
 	test "$(q "SELECT w.state, w.exit_code FROM workloads w JOIN boots b
@@ -106,8 +104,7 @@ test_expect_success 'plain: its graph, and what it lacks' '
 '
 
 test_expect_success 'plain against the patched workload boot: a diff, said what A lacks' '
-	rc=0 && "$BIN/lockdep-diff" --db "$DB" t0800-plain all >out || rc=$? &&
-	test $rc = 0 &&
+	"$BIN/lockdep-diff" --db "$DB" t0800-plain all >out &&
 	grep -q "^A has no graph export: dependencies from /proc/lockdep alone" out &&
 	grep -qE "^   workload net-smoke.sh: exit status 0 after [0-9.]+ s$" out &&
 	grep -q "distance 1 only" out

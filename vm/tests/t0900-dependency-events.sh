@@ -114,8 +114,8 @@ stream_usage() {
 }
 
 test_expect_success 'fs-smoke.sh on 2 CPUs: exit 0, the events streamed and stored' '
-	"$TOP/vm/boot.sh" -n t0900-fs -r "$TOP/vm/workloads/fs-smoke.sh" -- \
-		--db "$DB" --label fs >out 2>&1 || { cat out; false; } &&
+	{ "$TOP/vm/boot.sh" -n t0900-fs -r "$TOP/vm/workloads/fs-smoke.sh" -- \
+		--db "$DB" --label fs >out 2>&1 || { cat out; false; }; } &&
 	tr -d "\r" <"$VMDIR/t0900-fs/console.log" |
 		grep -qE "smp: Brought up 1 node, 2 CPUs$" &&
 	test "$(q "SELECT w.state, w.exit_code FROM workloads w")" = "exited|0" &&

@@ -20,13 +20,13 @@ VM=${BUILD:-$TOP/build}/vm/t1000-distro
 pkg=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' 2>/dev/null |
 	cut -d' ' -f1 | sort -V | tail -n 1)
 [ -n "$pkg" ] ||
-	test_skip_all 'a Debian kernel boots' 'apt offers no linux-image-6.1.0-N-amd64'
+	test_skip_all 'a Debian kernel boots' 'no network for apt: apt offers no linux-image-6.1.0-N-amd64'
 mkdir -p "$DISTRO"
 if [ ! -f "$DISTRO/$pkg/done" ]; then
-	rm -rf "$DISTRO/$pkg" "$DISTRO"/"$pkg"_*.deb
+	rm -rf "${DISTRO:?}/$pkg" "$DISTRO"/"$pkg"_*.deb
 	(cd "$DISTRO" && apt-get download "$pkg") >"$TRASH/apt.log" 2>&1 ||
 		test_skip_all 'a Debian kernel boots' \
-			"apt-get download $pkg failed: $(grep -m 1 -E '^(E|Err):' "$TRASH/apt.log")"
+			"no network for apt: apt-get download $pkg failed: $(grep -m 1 -E '^(E|Err):' "$TRASH/apt.log")"
 	dpkg-deb -x "$DISTRO"/"$pkg"_*.deb "$DISTRO/$pkg" && touch "$DISTRO/$pkg/done" ||
 		test_skip_all 'a Debian kernel boots' "cannot unpack $DISTRO/${pkg}_*.deb"
 fi
@@ -48,10 +48,10 @@ echo "max_loop $(cat /sys/module/loop/parameters/max_loop)"
 EOF
 
 test_expect_success "$pkg through make vm-boot, MODULES_LOAD=btrfs, DISK=: the guest boots" '
-	make -s -C "$TOP" --no-print-directory vm-boot KERNEL_IMAGE="$image" \
+	{ make -s -C "$TOP" --no-print-directory vm-boot KERNEL_IMAGE="$image" \
 		MODULES="$K" MODULES_LOAD=btrfs DISK="$TRASH/data.img" \
 		RUN="$TRASH/read-disk.sh" NAME=t1000-distro APPEND=loop.max_loop=3 \
-		>"$TRASH/boot.out" 2>&1
+		>"$TRASH/boot.out" 2>&1 || { cat "$TRASH/boot.out"; false; }; } &&
 	cat "$TRASH/boot.out" &&
 	grep -q "guest exited (qemu 0," "$TRASH/boot.out"
 '

@@ -10,7 +10,7 @@ lists (as a set) and, for circular dependencies, the chain in order.'
 . "$(dirname "$0")/report-lib.sh"
 
 if [ ! -r "$CORPUS/INDEX.tsv" ]; then
-	test_skip_all 'corpus reports' "no $CORPUS/INDEX.tsv"
+	test_skip_all 'corpus reports' "no report corpus: no $CORPUS/INDEX.tsv"
 fi
 
 # Tabs are IFS white space, so empty columns would merge: read on \037.
@@ -22,9 +22,7 @@ while IFS=$'\037' read -r file type era kernel source locks chain notes; do
 	[ "$locks" = '(none printed)' ] && locks=
 	export file type locks chain expect_rc expect_trunc
 	test_expect_success "$file: one $type report, locks and chain exact" '
-		rc=0 &&
-		{ "$BIN/lockdep-report" --pretty "$CORPUS/$file" >out.json 2>err || rc=$?; } &&
-		test "$rc" = "$expect_rc" &&
+		test_expect_code $expect_rc "$BIN/lockdep-report" --pretty "$CORPUS/$file" >out.json 2>err &&
 		json_summary out.json >summary &&
 		test "$(wc -l <summary)" = 1 &&
 		IFS=$'"'"'\037'"'"' read -r got_type got_trunc got_locks got_chain \

@@ -26,37 +26,27 @@ test_expect_success '--help shows usage, types and exit status' '
 
 test_expect_success 'no file, bad option, bad type, --json with --list: 64' '
 	for args in "" "--bogus x" "--type=nope x" "--json --list x"; do
-		rc=0 &&
-		"$BIN/lockdep-report" $args >out 2>err || rc=$?
-		test "$rc" = 64 && test -s err || return 1
+		test_expect_code 64 "$BIN/lockdep-report" $args >out 2>err && test -s err || return 1
 	done
 '
 
 test_expect_success 'missing input: exit 2, error names the file' '
-	rc=0 &&
-	{ "$BIN/lockdep-report" no-such.log >out 2>err || rc=$?; } &&
-	test "$rc" = 2 &&
+	test_expect_code 2 "$BIN/lockdep-report" no-such.log >out 2>err &&
 	grep "unable to open '"'"'no-such.log'"'"'" err
 '
 
 test_expect_success 'one missing input among good ones: exit 1, output kept' '
-	rc=0 &&
-	{ "$BIN/lockdep-report" --list "$TRASH/two.log" missing.log >out 2>err || rc=$?; } &&
-	test "$rc" = 1 &&
+	test_expect_code 1 "$BIN/lockdep-report" --list "$TRASH/two.log" missing.log >out 2>err &&
 	test "$(wc -l <out)" = 2
 '
 
 test_expect_success 'a line over 1 MiB after two reports: exit 1, both printed, line named' '
 	{ cat "$TRASH/two.log"; head -c 1100000 /dev/zero | tr "\\0" a; echo; } >long.log &&
 	n=$(($(wc -l <"$TRASH/two.log") + 1)) &&
-	rc=0 &&
-	{ "$BIN/lockdep-report" --list long.log >out 2>err || rc=$?; } &&
-	test "$rc" = 1 && test "$(wc -l <out)" = 2 &&
+	test_expect_code 1 "$BIN/lockdep-report" --list long.log >out 2>err && test "$(wc -l <out)" = 2 &&
 	grep -q "long.log:$n: a line longer than 1048576 bytes" err &&
 	{ head -c 1100000 /dev/zero | tr "\\0" a; echo; } >only-long.log &&
-	rc=0 &&
-	{ "$BIN/lockdep-report" --list only-long.log >out 2>err || rc=$?; } &&
-	test "$rc" = 2 && test ! -s out
+	test_expect_code 2 "$BIN/lockdep-report" --list only-long.log >out 2>err && test ! -s out
 '
 
 test_expect_success '--list: one line per report, ids in order' '
@@ -98,6 +88,41 @@ test_expect_success 'JSON: an array with the documented keys' '
 	done
 '
 
+test_expect_success 'plain text: every summary line of a report, each field in place' '
+	cp "$CORPUS/007-inconsistent.txt" in.log &&
+	"$BIN/lockdep-report" in.log >out &&
+	cat >expect <<-\EOF &&
+	report 1: inconsistent-lock-state: inconsistent lock state in btrfs_run_delayed_iputs
+	  header:  WARNING: inconsistent lock state
+	  message: inconsistent {IN-SOFTIRQ-W} -> {SOFTIRQ-ON-W} usage.
+	  kernel:  6.4.0-syzkaller-09904-ga507db1d8fdc, not tainted
+	  task:    btrfs-cleaner/16079 on CPU 3 [HC0[0]:SC0[0]:HE1:SE1]
+	  input:   in.log:1-81
+	  dedup:   646a935b7a8a07c6
+
+	EOF
+	head -n 8 out >summary &&
+	test_cmp expect summary
+'
+
+# man_report_keys MAN: the report object keys JSON OUTPUT documents (the
+# .B/.BR items of its .TP paragraphs, up to its first subsection)
+man_report_keys() {
+	sed -n "/^\.SH JSON OUTPUT/,/^\.S[SH] [^J]/p" "$1" |
+		awk "prev == \".TP\" && /^\.BR? / { print } { prev = \$0 }" |
+		sed "s/^\.BR* //; s/\"[^\"]*\"/ /g; s/[^a-z_]/ /g" | tr " " "\n" | grep . | sort -u
+}
+
+test_expect_success 'JSON: each report has exactly the keys lockdep-report(1) documents' '
+	man_report_keys "$TOP/lockdep-tools/man/lockdep-report.1" >expect &&
+	test "$(wc -l <expect)" -ge 25 &&
+	"$BIN/lockdep-report" --json "$TRASH/two.log" "$CORPUS/007-inconsistent.txt" >out.json &&
+	python3 -c "import json, sys
+for r in json.load(open(sys.argv[1])):
+    print(\"\\n\".join(sorted(r)))" out.json | sort -u >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'JSON of an input without reports is []' '
 	echo "nothing to see" | "$BIN/lockdep-report" --json - >out &&
 	echo "[]" >expect &&
@@ -114,18 +139,14 @@ test_expect_success 'usage string decoded into bits' '
 
 test_expect_success 'truncated report: exit 1, warning names file and line' '
 	head -n 12 "$CORPUS/020-circular.txt" >cut.log &&
-	rc=0 &&
-	{ "$BIN/lockdep-report" --list cut.log >out 2>err || rc=$?; } &&
-	test "$rc" = 1 &&
+	test_expect_code 1 "$BIN/lockdep-report" --list cut.log >out 2>err &&
 	grep "cut.log:1: report 1 (circular-dependency) is truncated" err &&
 	grep "(truncated)" out
 '
 
 test_expect_success 'hostile lock names come out as valid escaped JSON' '
 	hostile_log hostile.log &&
-	rc=0 &&
-	{ "$BIN/lockdep-report" --json hostile.log >out 2>err || rc=$?; } &&
-	test "$rc" = 1 &&
+	test_expect_code 1 "$BIN/lockdep-report" --json hostile.log >out 2>err &&
 	grep -F "\"name\":\"q\\\"uo\\\\te\\u001b[31m\\u0001x\"" out &&
 	grep -F "\"name\":\"\\ufffd(\\ufffd\"" out &&
 	grep -c AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA out &&
@@ -142,9 +163,7 @@ test_expect_success 'garbage input: no report, no crash' '
 
 test_expect_success 'write error on stdout: exit 2' '
 	if [ -w /dev/full ]; then
-		rc=0 &&
-		{ "$BIN/lockdep-report" "$CORPUS/020-circular.txt" >/dev/full 2>err || rc=$?; } &&
-		test "$rc" = 2 && grep "unable to write output" err
+		test_expect_code 2 "$BIN/lockdep-report" "$CORPUS/020-circular.txt" >/dev/full 2>err && grep "unable to write output" err
 	fi
 '
 

@@ -49,17 +49,15 @@ test_expect_success 'lockdep-report --db: the same escaping' '
 '
 
 test_expect_success 'lockdep-symbolise: the bad line in the error message escaped' '
-	rc=0 && "$BIN/lockdep-symbolise" -e /bin/true \
-		"x${ESC}]0;pwned${BEL}${CSI_C1}31m${CSI_8BIT}" >out 2>err || rc=$? &&
-	test "$rc" = 1 && ! raw_controls err &&
+	test_expect_code 1 "$BIN/lockdep-symbolise" -e /bin/true \
+		"x${ESC}]0;pwned${BEL}${CSI_C1}31m${CSI_8BIT}" >out 2>err && ! raw_controls err &&
 	grep -F "not a stack frame: '"'"'x\\x1b]0;pwned\\x07\\xc2\\x9b31m\\x9b'"'"'" err
 '
 
 test_expect_success 'every error line: a name from outside escaped (lockdep-collect)' '
 	f="bin${ESC}[2J.log" &&
 	{ echo "[ 1.0] hello"; printf "a\000b\n"; } >"$f" &&
-	rc=0 && "$BIN/lockdep-collect" --db db --log "$f" 2>err || rc=$? &&
-	test "$rc" = 2 && ! raw_controls err &&
+	test_expect_code 2 "$BIN/lockdep-collect" --db db --log "$f" 2>err && ! raw_controls err &&
 	grep -qF "bin\x1b[2J.log:2: binary data" err
 '
 

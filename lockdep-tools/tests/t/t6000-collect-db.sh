@@ -15,10 +15,13 @@ collect() { "$BIN/lockdep-collect" "$@"; }
 # directories here have no lockdep_graph and no scenario list): stored,
 # exit 3, and one line says what the kernel does not offer
 collect_plain() {
-	local rc=0
-	"$BIN/lockdep-collect" "$@" 2>plain.err || rc=$?
-	cat plain.err >&2
-	test "$rc" = 3 && test "$(grep -c "does not offer" plain.err)" = 1
+	if test_expect_code 3 "$BIN/lockdep-collect" "$@" 2>plain.err &&
+	   test "$(grep -c "does not offer" plain.err)" = 1; then
+		cat plain.err >&2
+	else
+		cat plain.err >&2
+		return 1
+	fi
 }
 q() { sqlite3 "$DB" "$1"; }
 DB=$TRASH/db
@@ -33,10 +36,8 @@ test_expect_success 'usage: sources and destinations are checked (64)' '
 		"--local" "--raw-dir r" "--socket s" "--log a --db x --poweroff" \
 		"--log a --db x --duration 3" "--socket s --raw-dir r --label x" \
 		"--socket s --log a --db x" "--log a --db x --duration 0"; do
-		rc=0 &&
-		collect $args 2>err || rc=$? &&
-		test "$rc" = 64 && grep -q usage: err ||
-		{ echo "args: $args rc=$rc"; return 1; }
+		test_expect_code 64 collect $args 2>err && grep -q usage: err ||
+		{ echo "args: $args"; return 1; }
 	done
 '
 
@@ -154,8 +155,7 @@ test_expect_success 'a partial raw directory: stored, exit 1' '
 	sed -i "s|^file complete /proc/lock_stat .*|file incomplete /proc/lock_stat 100 ECONNRESET|" partial/MANIFEST &&
 	head -c 100 raw/files/proc/lock_stat >partial/files/proc/lock_stat.incomplete &&
 	rm partial/files/proc/lock_stat &&
-	rc=0 && collect --db raw.db --raw-dir partial >id 2>err || rc=$? &&
-	test "$rc" = 1 &&
+	test_expect_code 1 collect --db raw.db --raw-dir partial >id 2>err &&
 	test "$(sqlite3 raw.db "SELECT completeness FROM boots WHERE id = $(cat id)")" = partial &&
 	test "$(sqlite3 raw.db "SELECT status || \" \" || bytes || \" \" || reason FROM files WHERE boot_id = $(cat id) AND path = '"'/proc/lock_stat'"'")" = \
 		"incomplete 100 ECONNRESET"
@@ -164,8 +164,7 @@ test_expect_success 'a partial raw directory: stored, exit 1' '
 test_expect_success 'garbage kmsg: error names the file and line, db unchanged' '
 	DB=raw.db && snapshot &&
 	cp -r raw bad && sed -i "5s/.*/this is not a kmsg record/" bad/kmsg &&
-	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
-	test "$rc" = 2 && test ! -s out &&
+	test_expect_code 2 collect --db raw.db --raw-dir bad >out 2>err && test ! -s out &&
 	grep -q "bad/kmsg:5: malformed kmsg record" err &&
 	grep -q "nothing was stored" err &&
 	unchanged
@@ -174,13 +173,11 @@ test_expect_success 'garbage kmsg: error names the file and line, db unchanged' 
 test_expect_success 'kmsg records fewer or more than the MANIFEST counts: exit 2, db unchanged' '
 	DB=raw.db && snapshot &&
 	rm -rf bad && cp -r raw bad && : >bad/kmsg &&
-	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
-	test "$rc" = 2 && test ! -s out &&
+	test_expect_code 2 collect --db raw.db --raw-dir bad >out 2>err && test ! -s out &&
 	grep -q "bad/kmsg: 0 records, but .*MANIFEST. counts $(wc -l <raw/kmsg)" err &&
 	sed -i "\$d" bad/MANIFEST && echo "kmsg incomplete 0 - - - EPIPE" >>bad/MANIFEST &&
 	head -n 3 raw/kmsg >bad/kmsg &&
-	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "bad/kmsg: 3 records, but .*MANIFEST. counts 0" err &&
+	test_expect_code 2 collect --db raw.db --raw-dir bad >out 2>err && grep -q "bad/kmsg: 3 records, but .*MANIFEST. counts 0" err &&
 	unchanged
 '
 
@@ -188,8 +185,7 @@ test_expect_success 'garbage /proc/lockdep: error names the file and line, db un
 	DB=raw.db && snapshot &&
 	rm -rf bad && cp -r raw bad &&
 	sed -i "3s/.*/@@@ garbage @@@/" bad/files/proc/lockdep &&
-	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
-	test "$rc" = 2 &&
+	test_expect_code 2 collect --db raw.db --raw-dir bad >out 2>err &&
 	grep -q "bad/files/proc/lockdep:3:" err &&
 	unchanged
 '
@@ -209,32 +205,26 @@ test_expect_success 'module section files: stored; garbage is an error naming th
 		   ffffffffc0200000 "0x-1"; do
 		printf "%s\n" "$bad" >"sec/files$s/.text" &&
 		sed -i "s|^file complete $s/.text .*|file complete $s/.text $(wc -c <"sec/files$s/.text")|" sec/MANIFEST &&
-		rc=0 && collect --db raw.db --raw-dir sec >out 2>err || rc=$? &&
-		test "$rc" = 2 && test ! -s out &&
+		test_expect_code 2 collect --db raw.db --raw-dir sec >out 2>err && test ! -s out &&
 		grep -q "sec/files$s/.text:1: " err || return 1
 	done &&
 	unchanged &&
 	# a path outside the pattern is refused, whatever the MANIFEST says
 	echo 0x1 >"sec/files$s/.text" &&
 	sed -i "s|^file complete $s/.text .*|file complete /sys/module/x/sections/../../../etc/passwd 4|" sec/MANIFEST &&
-	rc=0 && collect --db raw.db --raw-dir sec 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "not on the agent.s allow-list" err &&
+	test_expect_code 2 collect --db raw.db --raw-dir sec 2>err && grep -q "not on the agent.s allow-list" err &&
 	unchanged
 '
 
 test_expect_success 'bad MANIFEST, missing MANIFEST, binary log: exit 2, db unchanged' '
 	DB=raw.db && snapshot &&
 	rm -rf bad && cp -r raw bad && sed -i "3s/.*/file whatever/" bad/MANIFEST &&
-	rc=0 && collect --db raw.db --raw-dir bad 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "bad/MANIFEST:3:" err &&
+	test_expect_code 2 collect --db raw.db --raw-dir bad 2>err && grep -q "bad/MANIFEST:3:" err &&
 	rm bad/MANIFEST &&
-	rc=0 && collect --db raw.db --raw-dir bad 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "bad/MANIFEST" err &&
+	test_expect_code 2 collect --db raw.db --raw-dir bad 2>err && grep -q "bad/MANIFEST" err &&
 	{ echo "[ 1.0] hello"; printf "a\000b\n"; } >bin.log &&
-	rc=0 && collect --db raw.db --log bin.log 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "bin.log:2: binary data" err &&
-	rc=0 && collect --db raw.db --log no-such.log 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "unable to open .no-such.log." err &&
+	test_expect_code 2 collect --db raw.db --log bin.log 2>err && grep -q "bin.log:2: binary data" err &&
+	test_expect_code 2 collect --db raw.db --log no-such.log 2>err && grep -q "unable to open .no-such.log." err &&
 	unchanged
 '
 
@@ -244,31 +234,25 @@ test_expect_success 'a line over 1 MiB: error names input and line, collect exit
 	{ cat "$CORPUS/034-circular.txt"; echo "[ 9.0] $(cat long)";
 	  cat "$CORPUS/034-circular.txt"; } >long.log &&
 	n=$(($(wc -l <"$CORPUS/034-circular.txt") + 1)) &&
-	rc=0 && collect --db raw.db --log long.log >out 2>err || rc=$? &&
-	test "$rc" = 2 && test ! -s out &&
+	test_expect_code 2 collect --db raw.db --log long.log >out 2>err && test ! -s out &&
 	grep -q "long.log:$n: a line longer than 1048576 bytes" err &&
-	rc=0 && (ulimit -v 400000 && collect --db raw.db --log /dev/zero) >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "/dev/zero:1: a line longer than" err &&
+	(ulimit -v 400000 && test_expect_code 2 collect --db raw.db --log /dev/zero >out 2>err) &&
+	grep -q "/dev/zero:1: a line longer than" err &&
 	rm -rf bad && cp -r raw bad && { head -n 2 raw/kmsg; echo "6,9999,0,-;$(cat long)"; } >bad/kmsg &&
-	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "bad/kmsg:3: a line longer than" err &&
+	test_expect_code 2 collect --db raw.db --raw-dir bad >out 2>err && grep -q "bad/kmsg:3: a line longer than" err &&
 	rm -rf bad && cp -r raw bad && cat long >>bad/MANIFEST &&
-	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "bad/MANIFEST:$(($(wc -l <raw/MANIFEST) + 1)): a line longer than" err &&
+	test_expect_code 2 collect --db raw.db --raw-dir bad >out 2>err && grep -q "bad/MANIFEST:$(($(wc -l <raw/MANIFEST) + 1)): a line longer than" err &&
 	mkdir -p longproc && cp "$FIX"/lockdep* "$FIX/lock_stat" longproc/ &&
 	cat long >>longproc/lockdep_stats &&
-	rc=0 && collect --db raw.db --proc-dir longproc >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "longproc/lockdep_stats:$(($(wc -l <"$FIX/lockdep_stats") + 1)): a line longer than" err &&
+	test_expect_code 2 collect --db raw.db --proc-dir longproc >out 2>err && grep -q "longproc/lockdep_stats:$(($(wc -l <"$FIX/lockdep_stats") + 1)): a line longer than" err &&
 	unchanged &&
-	rc=0 && "$BIN/lockdep-report" --list long.log >out 2>err || rc=$? &&
-	test "$rc" = 1 && test "$(wc -l <out)" = 1 &&
+	test_expect_code 1 "$BIN/lockdep-report" --list long.log >out 2>err && test "$(wc -l <out)" = 1 &&
 	grep -q "long.log:$n: a line longer than 1048576 bytes" err
 '
 
 test_expect_success 'not a database: refused, file untouched' '
 	echo "just some text, not SQLite" >text.db && cp text.db text.orig &&
-	rc=0 && collect --db text.db --log "$CORPUS/034-circular.txt" 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "text.db" err && cmp text.db text.orig
+	test_expect_code 2 collect --db text.db --log "$CORPUS/034-circular.txt" 2>err && grep -q "text.db" err && cmp text.db text.orig
 '
 
 test_expect_success '--proc-dir: the real 6.1 /proc files' '
@@ -276,28 +260,22 @@ test_expect_success '--proc-dir: the real 6.1 /proc files' '
 	test "$(sqlite3 proc.db "SELECT source || \" \" || completeness FROM boots WHERE id = $id")" = "proc-dir complete" &&
 	test "$(sqlite3 proc.db "SELECT count(*) FROM classes")" -gt 100 &&
 	mkdir some && cp "$FIX/lockdep_stats" some/ &&
-	rc=0 && collect --db proc.db --proc-dir some >/dev/null 2>err || rc=$? &&
-	test "$rc" = 1 &&
+	test_expect_code 1 collect --db proc.db --proc-dir some >/dev/null 2>err &&
 	grep -q "collection is partial: .some/lockdep. is missing, .some/lockdep_chains. is missing$" err &&
-	mkdir none && rc=0 && collect --db proc.db --proc-dir none 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "none. holds none of" err
+	mkdir none && test_expect_code 2 collect --db proc.db --proc-dir none 2>err && grep -q "none. holds none of" err
 '
 
 test_expect_success 'an empty log, empty /proc files: said, never a complete boot' '
 	DB=proc.db && snapshot &&
 	: >empty.log &&
-	rc=0 && collect --db proc.db --log empty.log >out 2>err || rc=$? &&
-	test "$rc" = 2 && test ! -s out && grep -q "empty.log. is empty" err &&
-	rc=0 && collect --db proc.db --log - </dev/null >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "is empty" err &&
+	test_expect_code 2 collect --db proc.db --log empty.log >out 2>err && test ! -s out && grep -q "empty.log. is empty" err &&
+	test_expect_code 2 collect --db proc.db --log - </dev/null >out 2>err && grep -q "is empty" err &&
 	rm -rf e && mkdir e && : >e/lockdep && : >e/lockdep_stats &&
 	: >e/lockdep_chains && : >e/lock_stat &&
-	rc=0 && collect --db proc.db --proc-dir e >out 2>err || rc=$? &&
-	test "$rc" = 2 && test ! -s out && grep -q "e/lockdep. is empty" err &&
+	test_expect_code 2 collect --db proc.db --proc-dir e >out 2>err && test ! -s out && grep -q "e/lockdep. is empty" err &&
 	unchanged &&
 	cp "$FIX/lockdep" e/ &&
-	rc=0 && collect --db proc.db --proc-dir e >id 2>err || rc=$? &&
-	test "$rc" = 1 && grep -q "e/lock_stat. is empty" err &&
+	test_expect_code 1 collect --db proc.db --proc-dir e >id 2>err && grep -q "e/lock_stat. is empty" err &&
 	grep -q "collection is partial: .e/lockdep_stats. is empty, .e/lockdep_chains. is empty, .e/lock_stat. is empty$" err &&
 	test "$(sqlite3 proc.db "SELECT completeness FROM boots WHERE id = $(cat id)")" = partial
 '
@@ -307,8 +285,7 @@ test_expect_success 'class names with a NUL or a trailing CR are stored byte for
 	printf "(____ptrval____) FD:    1 BD:    1 ....: nul\\000AAA\n -> [(____ptrval____)] nul\\000BBB\n\n" >>nul/lockdep &&
 	printf "(____ptrval____) FD:    1 BD:    1 ....: nul\\000BBB\n\n" >>nul/lockdep &&
 	printf "(____ptrval____) FD:    1 BD:    1 ....: cr\\r\n\n" >>nul/lockdep &&
-	rc=0 && collect --db nul.db --proc-dir nul >id 2>err || rc=$? &&
-	test "$rc" = 1 &&
+	test_expect_code 1 collect --db nul.db --proc-dir nul >id 2>err &&
 	test "$(sqlite3 nul.db "SELECT count(*) FROM classes") " = "$(($(grep -c " FD: " "$FIX/lockdep") + 3)) " &&
 	sqlite3 nul.db "SELECT hex(name), hex(identity) FROM classes
 		WHERE hex(name) LIKE hex('"'nul'"') || '"'00%'"'
@@ -329,31 +306,25 @@ test_expect_success 'a symbolic link or a FIFO among the inputs is refused, db u
 	echo "root:secret-hash:19000:0:99999:7:::" >shadow &&
 	rm -rf p && mkdir p && cp "$FIX"/lockdep* "$FIX/lock_stat" p/ &&
 	ln -s "$TRASH/shadow" p/cmdline &&
-	rc=0 && collect --db proc.db --proc-dir p >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "p/cmdline. is a symbolic link" err &&
+	test_expect_code 2 collect --db proc.db --proc-dir p >out 2>err && grep -q "p/cmdline. is a symbolic link" err &&
 	rm p/cmdline && mkfifo p/cmdline &&
-	rc=0 && timeout 20 "$BIN/lockdep-collect" --db proc.db --proc-dir p >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "p/cmdline. is not a regular file" err &&
+	test_expect_code 2 timeout 20 "$BIN/lockdep-collect" --db proc.db --proc-dir p >out 2>err && grep -q "p/cmdline. is not a regular file" err &&
 	unchanged && ! grep -q secret-hash proc.db &&
 	DB=raw.db && snapshot &&
 	rm -rf bad && cp -r raw bad && rm bad/files/proc/cmdline &&
 	ln -s "$TRASH/shadow" bad/files/proc/cmdline &&
 	sed -i "s|^file complete /proc/cmdline .*|file complete /proc/cmdline $(wc -c <shadow)|" bad/MANIFEST &&
-	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "bad/files/proc/cmdline. is a symbolic link" err &&
+	test_expect_code 2 collect --db raw.db --raw-dir bad >out 2>err && grep -q "bad/files/proc/cmdline. is a symbolic link" err &&
 	rm -rf bad && cp -r raw bad && mv bad/kmsg kmsg.real && ln -s "$TRASH/kmsg.real" bad/kmsg &&
-	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "bad/kmsg. is a symbolic link" err &&
+	test_expect_code 2 collect --db raw.db --raw-dir bad >out 2>err && grep -q "bad/kmsg. is a symbolic link" err &&
 	rm -rf bad && cp -r raw bad && mv bad/MANIFEST M.real && ln -s "$TRASH/M.real" bad/MANIFEST &&
-	rc=0 && collect --db raw.db --raw-dir bad >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "bad/MANIFEST. is a symbolic link" err &&
+	test_expect_code 2 collect --db raw.db --raw-dir bad >out 2>err && grep -q "bad/MANIFEST. is a symbolic link" err &&
 	unchanged && ! grep -q secret-hash raw.db
 '
 
 test_expect_success 'a stored boot is never exit 2: stdout full, file size limit' '
 	if [ -w /dev/full ]; then
-		rc=0 && collect --db full.db --log "$CORPUS/034-circular.txt" >/dev/full 2>err || rc=$? &&
-		test "$rc" = 1 && grep -q "boot 1 stored" err &&
+		test_expect_code 1 collect --db full.db --log "$CORPUS/034-circular.txt" >/dev/full 2>err && grep -q "boot 1 stored" err &&
 		grep -q "unable to write the boot.s id to standard output" err &&
 		test "$(sqlite3 full.db "SELECT count(*) FROM boots")" = 1
 	fi &&
@@ -364,17 +335,16 @@ test_expect_success 'a stored boot is never exit 2: stdout full, file size limit
 	collect_plain --db big.db --proc-dir x >/dev/null 2>&1 &&
 	collect_plain --db big.db --proc-dir x >/dev/null 2>&1 &&
 	blocks=$(($(stat -c %s big.db) / 1024 + 1)) &&
-	rc=0 && (ulimit -f $blocks && exec "$BIN/lockdep-collect" --db big.db --proc-dir x) >id 2>err || rc=$? &&
-	test "$rc" = 3 && test "$(cat id)" = 3 && grep -q "write-ahead log" err &&
+	(ulimit -f $blocks && test_expect_code 3 "$BIN/lockdep-collect" --db big.db --proc-dir x >id 2>err) &&
+	test "$(cat id)" = 3 && grep -q "write-ahead log" err &&
 	test "$(sqlite3 big.db "SELECT count(*) FROM boots")" = 3 &&
-	rc=0 && (ulimit -f 200 && exec "$BIN/lockdep-collect" --db big.db --proc-dir x) >id 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "nothing was stored" err &&
+	(ulimit -f 200 && test_expect_code 2 "$BIN/lockdep-collect" --db big.db --proc-dir x >id 2>err) &&
+	grep -q "nothing was stored" err &&
 	test "$(sqlite3 big.db "SELECT count(*) FROM boots")" = 3
 '
 
 test_expect_success '--local: this machine, read only, lockdep or not' '
-	rc=0 && collect --db local.db --local >id 2>err || rc=$? &&
-	test "$rc" = 0 -o "$rc" = 1 -o "$rc" = 3 &&
+	test_expect_code 0,1,3 collect --db local.db --local >id 2>err &&
 	test "$(sqlite3 local.db "SELECT kernel_release FROM boots")" = "$(uname -r)" &&
 	# without lockdep: said once, not partial for it
 	if [ ! -e /proc/lockdep ]; then
@@ -384,13 +354,12 @@ test_expect_success '--local: this machine, read only, lockdep or not' '
 '
 
 test_expect_success 'live from a real agent: --raw-dir and --db, --duration' '
-	"$BIN/lockdep-agent" --listen agent.sock 2>agent.err &
+	{ "$BIN/lockdep-agent" --listen agent.sock 2>agent.err & } &&
 	echo $! >agent.pid &&
 	for _ in $(seq 50); do [ -S agent.sock ] && break; sleep 0.1; done &&
-	rc=0 && collect --socket agent.sock --raw-dir live --db live.db \
-		--timeout 10 --duration 1 --poweroff >id 2>err || rc=$? &&
+	test_expect_code 0,1,3 collect --socket agent.sock --raw-dir live --db live.db \
+		--timeout 10 --duration 1 --poweroff >id 2>err &&
 	wait "$(cat agent.pid)" &&
-	test "$rc" = 0 -o "$rc" = 1 -o "$rc" = 3 &&
 	grep -q "records followed" err &&
 	test "$(cat id)" = 1 &&
 	sqlite3 live.db "SELECT rtrim(manifest, char(10)) FROM boots" >manifest &&
@@ -399,26 +368,25 @@ test_expect_success 'live from a real agent: --raw-dir and --db, --duration' '
 '
 
 test_expect_success 'live: the raw copy fails after the boot was stored: not exit 2' '
-	"$BIN/lockdep-agent" --listen agent3.sock 2>agent.err &
+	{ "$BIN/lockdep-agent" --listen agent3.sock 2>agent.err & } &&
 	pid=$! &&
 	for _ in $(seq 50); do [ -S agent3.sock ] && break; sleep 0.1; done &&
 	mkdir -p rawfail/MANIFEST.tmp &&
-	rc=0 && collect --socket agent3.sock --raw-dir rawfail --db rf.db \
-		--timeout 10 --poweroff >id 2>err || rc=$? &&
+	test_expect_code 1 collect --socket agent3.sock --raw-dir rawfail --db rf.db \
+		--timeout 10 --poweroff >id 2>err &&
 	wait "$pid" &&
-	test "$rc" = 1 && grep -q "MANIFEST.tmp" err &&
+	grep -q "MANIFEST.tmp" err &&
 	grep -q "boot 1 stored" err && test "$(cat id)" = 1 &&
 	test "$(sqlite3 rf.db "SELECT count(*) FROM boots")" = 1
 '
 
 test_expect_success 'live --follow ends when the guest goes away' '
-	"$BIN/lockdep-agent" --listen agent2.sock 2>agent.err &
+	{ "$BIN/lockdep-agent" --listen agent2.sock 2>agent.err & } &&
 	pid=$! &&
 	for _ in $(seq 50); do [ -S agent2.sock ] && break; sleep 0.1; done &&
-	{ sleep 2; kill "$pid"; } &
-	rc=0 && collect --socket agent2.sock --db live2.db --timeout 10 \
-		--follow >id 2>err || rc=$? &&
-	test "$rc" = 0 -o "$rc" = 1 &&
+	{ { sleep 2; kill "$pid"; } & } &&
+	test_expect_code 0,1 collect --socket agent2.sock --db live2.db --timeout 10 \
+		--follow >id 2>err &&
 	grep -q "the guest closed the connection" err &&
 	test "$(sqlite3 live2.db "SELECT count(*) FROM boots")" = 1
 '
@@ -429,12 +397,9 @@ test_expect_success 'lockdep-report --db: --boot, --all, --show, errors' '
 	rid=$(sqlite3 raw.db "SELECT min(id) FROM reports") &&
 	"$BIN/lockdep-report" --db raw.db --show "$rid" --json >one &&
 	grep -q "\"id\":$rid" one &&
-	rc=0 && "$BIN/lockdep-report" --db raw.db --boot 999 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "no boot 999" err &&
-	rc=0 && "$BIN/lockdep-report" --db raw.db --show 1 --list 2>err || rc=$? &&
-	test "$rc" = 64 &&
-	rc=0 && "$BIN/lockdep-report" --boot 1 x.log 2>err || rc=$? &&
-	test "$rc" = 64
+	test_expect_code 2 "$BIN/lockdep-report" --db raw.db --boot 999 2>err && grep -q "no boot 999" err &&
+	test_expect_code 64 "$BIN/lockdep-report" --db raw.db --show 1 --list 2>err &&
+	test_expect_code 64 "$BIN/lockdep-report" --boot 1 x.log 2>err
 '
 
 test_done

@@ -19,8 +19,7 @@ APP_ID=1279542608	# 0x4c444550, "LDEP"
 readers_refuse() {
 	local tool rc
 	for tool in lockdep-report lockdep-graph; do
-		rc=0 && "$BIN/$tool" --db "$1" >out 2>err || rc=$?
-		test "$rc" = 2 && grep -q "$2" err || return 1
+		test_expect_code 2 "$BIN/$tool" --db "$1" >out 2>err && grep -q "$2" err || return 1
 	done
 }
 
@@ -42,13 +41,11 @@ test_expect_success 'a new database carries our application_id' '
 test_expect_success 'another application'\''s database: refused, untouched' '
 	sqlite3 other.db "CREATE TABLE t(x); INSERT INTO t VALUES (1)" &&
 	cp other.db other.orig &&
-	rc=0 && collect --db other.db --log "$LOG" 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "other.db.* not a lockdep database" err &&
+	test_expect_code 2 collect --db other.db --log "$LOG" 2>err && grep -q "other.db.* not a lockdep database" err &&
 	cmp other.db other.orig &&
 	sqlite3 app.db "PRAGMA application_id = 42; CREATE TABLE boots(x)" &&
 	cp app.db app.orig &&
-	rc=0 && collect --db app.db --log "$LOG" 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "app.db.* application_id is 0x0000002a" err &&
+	test_expect_code 2 collect --db app.db --log "$LOG" 2>err && grep -q "app.db.* application_id is 0x0000002a" err &&
 	cmp app.db app.orig &&
 	readers_refuse other.db "not a lockdep database" &&
 	cmp other.db other.orig
@@ -71,13 +68,29 @@ test_expect_success 'our database from before application_id: opened, migrated, 
 		ALTER TABLE reports DROP COLUMN kmsg_seq;
 		ALTER TABLE boots DROP COLUMN partial_reason;
 		PRAGMA application_id = 0; PRAGMA user_version = 5" &&
-	rc=0 && "$BIN/lockdep-report" --db old.db >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "open it once for writing" err &&
+	test_expect_code 2 "$BIN/lockdep-report" --db old.db >out 2>err && grep -q "open it once for writing" err &&
 	collect --db old.db --log "$LOG" >/dev/null &&
 	test "$(sqlite3 old.db "PRAGMA application_id")" = $APP_ID &&
 	test "$(sqlite3 old.db "SELECT count(*) FROM boots")" = 2 &&
 	"$BIN/lockdep-report" --db old.db --all >out &&
 	test "$(grep -c "^report " out)" = 2
+'
+
+test_expect_success 'a database of version 4: migrated, every old boot given its own uuid' '
+	collect --db v4.db --log "$LOG" >/dev/null &&
+	collect --db v4.db --log "$LOG" >/dev/null &&
+	# back to version 4: as above, and migration 5 (uuid) undone too
+	sqlite3 v4.db "$UNDO_V12; $UNDO_V10;
+		ALTER TABLE boots DROP COLUMN not_offered;
+		DROP VIEW report_workload_phase; DROP TABLE workloads;
+		ALTER TABLE reports DROP COLUMN kmsg_seq;
+		ALTER TABLE boots DROP COLUMN partial_reason;
+		DROP INDEX boots_uuid; ALTER TABLE boots DROP COLUMN uuid;
+		PRAGMA application_id = 0; PRAGMA user_version = 4" &&
+	collect --db v4.db --log "$LOG" >/dev/null &&
+	test "$(sqlite3 v4.db "PRAGMA user_version")" -gt 4 &&
+	test "$(sqlite3 v4.db "SELECT count(DISTINCT uuid) FROM boots
+		WHERE length(uuid) = 32 AND uuid NOT GLOB '\''*[^0-9a-f]*'\''")" = 3
 '
 
 test_expect_success 'a negative user_version is named' '
@@ -86,17 +99,14 @@ test_expect_success 'a negative user_version is named' '
 	for tool in lockdep-report lockdep-graph lockdep-collect; do
 		args="--db neg.db" &&
 		if [ $tool = lockdep-collect ]; then args="$args --log $LOG"; fi &&
-		rc=0 && "$BIN/$tool" $args >out 2>err || rc=$? &&
-		test "$rc" = 2 && grep -q "neg.db.*schema version -3" err || return 1
+		test_expect_code 2 "$BIN/$tool" $args >out 2>err && grep -q "neg.db.*schema version -3" err || return 1
 	done &&
-	rc=0 && "$BIN/lockdep-diff" neg.db:1 neg.db:1 >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "schema version -3" err &&
+	test_expect_code 2 "$BIN/lockdep-diff" neg.db:1 neg.db:1 >out 2>err && grep -q "schema version -3" err &&
 	cmp neg.db neg.orig
 '
 
 test_expect_success '--db "" is refused by every tool' '
-	rc=0 && collect --db "" --log "$LOG" >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "empty" err && test_cmp /dev/null out &&
+	test_expect_code 2 collect --db "" --log "$LOG" >out 2>err && grep -q "empty" err && test_cmp /dev/null out &&
 	readers_refuse "" "empty"
 '
 

@@ -92,9 +92,8 @@ test_expect_success 'without vmlinux: sites are raw and say so' '
 test_expect_success 'a cut export: stored as far as it goes, said so, partial (1)' '
 	head -n $(($(wc -l <"$GRAPH") / 2)) "$GRAPH" >"$TRASH/cut" &&
 	make_raw "$TRASH/raw-cut" "$TRASH/cut" &&
-	rc=0 && collect --db "$DB" --raw-dir "$TRASH/raw-cut" --label cut \
-		>out 2>err || rc=$? &&
-	test "$rc" = 1 &&
+	test_expect_code 1 collect --db "$DB" --raw-dir "$TRASH/raw-cut" --label cut \
+		>out 2>err &&
 	grep -q "lockdep/graph.* has no end record" err &&
 	grep -q "collection is partial: $GRAPH_PATH ends mid-record" err &&
 	! grep -q "does not offer" err &&
@@ -111,9 +110,8 @@ test_expect_success 'a cut export in a proc directory: the boot is partial (1)' 
 	cp "$FIX/lockdep" "$FIX/lockdep_stats" "$FIX/lockdep_chains" \
 		"$FIX/lock_stat" "$TRASH/pd-cut/" &&
 	cp "$TRASH/cut" "$TRASH/pd-cut/lockdep_graph" &&
-	rc=0 && collect --db "$DB" --proc-dir "$TRASH/pd-cut" --label pdcut \
-		>out 2>err || rc=$? &&
-	test "$rc" = 1 &&
+	test_expect_code 1 collect --db "$DB" --proc-dir "$TRASH/pd-cut" --label pdcut \
+		>out 2>err &&
 	test "$(q "SELECT completeness FROM boots WHERE label = '\''pdcut'\''")" = partial
 '
 
@@ -134,8 +132,7 @@ test_expect_success 'a malformed export stores nothing, names the line (2)' '
 		"$GRAPH" >"$TRASH/bad" &&
 	make_raw "$TRASH/raw-bad" "$TRASH/bad" &&
 	snapshot &&
-	rc=0 && collect --db "$DB" --raw-dir "$TRASH/raw-bad" 2>err || rc=$? &&
-	test "$rc" = 2 &&
+	test_expect_code 2 collect --db "$DB" --raw-dir "$TRASH/raw-bad" 2>err &&
 	grep -q "lockdep/graph:[0-9]*: malformed dep record" err &&
 	unchanged
 '
@@ -143,8 +140,7 @@ test_expect_success 'a malformed export stores nothing, names the line (2)' '
 test_expect_success 'not an export at all: refused, nothing stored (2)' '
 	printf "all lock classes:\n" >"$TRASH/foreign" &&
 	make_raw "$TRASH/raw-foreign" "$TRASH/foreign" &&
-	rc=0 && collect --db "$DB" --raw-dir "$TRASH/raw-foreign" 2>err || rc=$? &&
-	test "$rc" = 2 &&
+	test_expect_code 2 collect --db "$DB" --raw-dir "$TRASH/raw-foreign" 2>err &&
 	grep -q ":1: not a lockdep_graph of version 1" err &&
 	unchanged
 '
@@ -167,8 +163,7 @@ test_expect_success 'the export listed by both names: refused, nothing stored (2
 	sed -i "/^kmsg /i file complete /proc/lockdep_graph $(wc -c <"$GRAPH")" \
 		"$TRASH/raw-both/MANIFEST" &&
 	snapshot &&
-	rc=0 && collect --db "$DB" --raw-dir "$TRASH/raw-both" 2>err || rc=$? &&
-	test "$rc" = 2 &&
+	test_expect_code 2 collect --db "$DB" --raw-dir "$TRASH/raw-both" 2>err &&
 	grep -q "MANIFEST:[0-9]*: ./proc/lockdep_graph. is listed twice, as .$GRAPH_PATH. on line [0-9]*" err &&
 	unchanged
 '

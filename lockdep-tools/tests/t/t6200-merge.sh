@@ -16,13 +16,6 @@ FIX=$TOP/lockdep-tools/tests/fixtures/6.1
 MAN=$TOP/lockdep-tools/man/lockdep-merge.1
 merge() { "$BIN/lockdep-merge" "$@"; }
 collect() { "$BIN/lockdep-collect" "$@" 2>/dev/null; }
-# expect_code CODE CMD...: CMD exits with CODE
-expect_code() {
-	local want=$1 rc=0
-	shift
-	"$@" || rc=$?
-	[ "$rc" = "$want" ] || { echo "exit $rc, expected $want: $*" >&2; return 1; }
-}
 TABLES="boots files reports report_locks report_frames classes dependencies
 chains chain_classes stats lock_stat lock_stat_points selftest traces
 trace_frames graph_chains graph_chain_classes class_usage graph_exports
@@ -117,11 +110,11 @@ test_expect_success 'a damaged source adds nothing (2); the next one still merge
 		dd of=bad.db bs=4096 seek=$((size / 4096 / 2)) conv=notrunc 2>/dev/null &&
 	merge --db h.db "$TRASH/a.db" >/dev/null && rows h.db >before &&
 	sqlite3 h.db .dump >dump.before &&
-	expect_code 2 merge --db h.db bad.db >out 2>err &&
+	test_expect_code 2 merge --db h.db bad.db >out 2>err &&
 	grep "bad.db" err &&
 	rows h.db >after && test_cmp before after &&
 	sqlite3 h.db .dump >dump.after && test_cmp dump.before dump.after &&
-	expect_code 1 merge --db h.db bad.db "$TRASH/b.db" >out 2>err &&
+	test_expect_code 1 merge --db h.db bad.db "$TRASH/b.db" >out 2>err &&
 	grep -x "$TRASH/b.db: 2 boots, 2 added" out &&
 	[ "$(sqlite3 h.db "SELECT count(*) FROM boots")" = 3 ]
 '
@@ -132,16 +125,16 @@ test_expect_success 'ids that cannot be renumbered without overflow: refused (2)
 	sqlite3 far.db "INSERT INTO chains VALUES (-9223372036854775808, 1, 9999, 0);
 		UPDATE boots SET uuid = lower(hex(randomblob(16)))" &&
 	merge --db k.db "$TRASH/a.db" >/dev/null && sqlite3 k.db .dump >dump.before &&
-	expect_code 2 merge --db k.db far.db >out 2>err &&
+	test_expect_code 2 merge --db k.db far.db >out 2>err &&
 	grep -q "far.db.*chains.id values (from -9223372036854775808) do not fit" err &&
 	sqlite3 k.db .dump >dump.after && test_cmp dump.before dump.after
 '
 
 test_expect_success 'not a database, a missing file: named, nothing stored (2)' '
 	echo "not sqlite" >junk.db &&
-	expect_code 2 merge --db j.db junk.db 2>err &&
+	test_expect_code 2 merge --db j.db junk.db 2>err &&
 	grep "junk.db" err &&
-	expect_code 2 merge --db j.db nosuch.db 2>err &&
+	test_expect_code 2 merge --db j.db nosuch.db 2>err &&
 	grep "nosuch.db" err && [ ! -e nosuch.db ] &&
 	[ "$(sqlite3 j.db "SELECT count(*) FROM boots")" = 0 ]
 '
@@ -170,7 +163,7 @@ test_expect_success 'a database merged into itself: said so at once (2)' '
 	ln self.db self-link.db &&
 	for src in self.db ./self.db self-link.db; do
 		SECONDS=0 &&
-		expect_code 2 merge --db self.db $src >out 2>err &&
+		test_expect_code 2 merge --db self.db $src >out 2>err &&
 		[ $SECONDS -lt 5 ] &&
 		grep -q "unable to merge .$src. into .self.db.: it is that database itself" err ||
 		{ cat err; return 1; }
@@ -181,7 +174,7 @@ test_expect_success 'a database merged into itself: said so at once (2)' '
 test_expect_success 'a boot without a uuid is refused, named (1): never added twice' '
 	cp "$TRASH/a.db" nouuid.db && sqlite3 nouuid.db "UPDATE boots SET uuid = NULL" &&
 	for i in 1 2 3; do
-		expect_code 1 merge --db n.db nouuid.db >out 2>err &&
+		test_expect_code 1 merge --db n.db nouuid.db >out 2>err &&
 		grep -q "nouuid.db.: boot 1 has no uuid.*refused" err || return 1
 	done &&
 	[ "$(sqlite3 n.db "SELECT count(*) FROM boots")" = 0 ]
@@ -200,12 +193,12 @@ test_expect_success 'uuids compare case-insensitively; a claimed uuid is refused
 	  "$(sqlite3 fresh.db "SELECT lower(uuid) FROM boots")" ] &&
 	cp "$TRASH/a.db" claim.db &&
 	sqlite3 claim.db "UPDATE boots SET collected_at = '\''2020-01-01T00:00:00Z'\''" &&
-	expect_code 1 merge --db u.db claim.db >out 2>err &&
+	test_expect_code 1 merge --db u.db claim.db >out 2>err &&
 	grep -q "claim.db.: boot 1 claims the uuid of boot 1 of .u.db., another boot: refused" err &&
 	# two boots of one source with one uuid: the second is refused
 	cp "$TRASH/b.db" twin.db &&
 	sqlite3 twin.db "UPDATE boots SET uuid = upper((SELECT uuid FROM boots WHERE id = 1)) WHERE id = 2" &&
-	expect_code 1 merge --db t.db twin.db >out 2>err &&
+	test_expect_code 1 merge --db t.db twin.db >out 2>err &&
 	grep -q "twin.db.: boot 2 claims the uuid of the source.s boot 1: refused" err &&
 	[ "$(sqlite3 t.db "SELECT count(*) FROM boots")" = 1 ] &&
 	[ "$(sqlite3 u.db "SELECT count(*) FROM boots")" = 2 ]
@@ -214,8 +207,8 @@ test_expect_success 'uuids compare case-insensitively; a claimed uuid is refused
 test_expect_success 'a file size limit fails the source, named, and the next merges (1)' '
 	printf "no lockdep here\n" >tiny.log &&
 	collect --db tiny.db --log tiny.log --label tiny >/dev/null &&
-	rc=0 && (ulimit -f 600 && merge --db lim.db "$TRASH/a.db" tiny.db) >out 2>err || rc=$? &&
-	[ $rc = 1 ] && grep -q "unable to merge .$TRASH/a.db. into .lim.db." err &&
+	(ulimit -f 600 && test_expect_code 1 merge --db lim.db "$TRASH/a.db" tiny.db >out 2>err) &&
+	grep -q "unable to merge .$TRASH/a.db. into .lim.db." err &&
 	echo "tiny.db: 1 boot, 1 added" >expect && test_cmp expect out &&
 	[ "$(sqlite3 lim.db "PRAGMA integrity_check")" = ok ]
 '
@@ -251,8 +244,8 @@ half() {
 test_expect_success 'lockdep-graph --boots all: the fleet'"'"'s cross-boot cycle' '
 	half ab order_a order_b && half ba order_b order_a &&
 	# no lockdep_graph in them: a kernel without our series (3)
-	expect_code 3 collect --db ab.db --proc-dir ab --label ab >/dev/null &&
-	expect_code 3 collect --db ba.db --proc-dir ba --label ba >/dev/null &&
+	test_expect_code 3 collect --db ab.db --proc-dir ab --label ab >/dev/null &&
+	test_expect_code 3 collect --db ba.db --proc-dir ba --label ba >/dev/null &&
 	for i in 1 2 3; do
 		collect --db idle$i.db --proc-dir "$FIX" --label idle$i >/dev/null || return 1
 	done &&
@@ -274,8 +267,8 @@ test_expect_success 'man page: groff clean, SYNOPSIS has every --help option' '
 '
 
 test_expect_success 'usage errors (64), --help' '
-	expect_code 64 merge a.db 2>err && grep -- "--db is required" err &&
-	expect_code 64 merge --db x.db 2>err && grep "no source" err &&
+	test_expect_code 64 merge a.db 2>err && grep -- "--db is required" err &&
+	test_expect_code 64 merge --db x.db 2>err && grep "no source" err &&
 	merge --help >help && grep -- "--quiet" help
 '
 

@@ -20,24 +20,24 @@ console_log() {
 	printf "[99999999.000001] %s\r\n" "$2" >>"$1"
 }
 
-# follow_until_agent_ends SOCKET ARGS...: collect --follow, the agent
-# ended 2 s in (a guest that went away); exit status in $rc
+# follow_until_agent_ends WANT SOCKET ARGS...: collect --follow exits
+# WANT (test_expect_code), the agent ended 2 s in (a guest that went away)
 follow_until_agent_ends() {
-	local sock=$1 pid
-	shift
+	local want=$1 sock=$2 pid rc
+	shift 2
 	"$BIN/lockdep-agent" --listen "$sock" 2>agent.err &
 	pid=$!
 	for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 	{ sleep 2; kill "$pid"; } &
-	rc=0
-	collect --socket "$sock" --timeout 10 --follow "$@" >id 2>err || rc=$?
+	test_expect_code "$want" collect --socket "$sock" --timeout 10 --follow "$@" >id 2>err
+	rc=$?	# the agent reaped whatever collect said
 	wait "$pid" || :	# ended by our SIGTERM
+	return $rc
 }
 
 test_expect_success 'a panic on the console: partial, the reason, the console report stored' '
 	console_log panic.log "Kernel panic - not syncing: NMI: Not continuing" &&
-	follow_until_agent_ends a1.sock --db p.db --console panic.log &&
-	test "$rc" = 1 &&
+	follow_until_agent_ends 1 a1.sock --db p.db --console panic.log &&
 	grep -q "the guest panicked: Kernel panic - not syncing: NMI: Not continuing" err &&
 	grep -q "collection is partial: the guest panicked" err &&
 	test "$(q p.db "SELECT completeness FROM boots")" = partial &&
@@ -48,8 +48,7 @@ test_expect_success 'a panic on the console: partial, the reason, the console re
 
 test_expect_success 'no power-off and no panic on the console: partial (QEMU went away)' '
 	console_log killed.log "random: crng init done" &&
-	follow_until_agent_ends a2.sock --db k.db --raw-dir raw --console killed.log &&
-	test "$rc" = 1 &&
+	follow_until_agent_ends 1 a2.sock --db k.db --raw-dir raw --console killed.log &&
 	grep -q "collection is partial: .*neither powered off nor panicked" err &&
 	test "$(q k.db "SELECT completeness FROM boots")" = partial &&
 	grep -q "^kmsg incomplete .* EPIPE$" raw/MANIFEST
@@ -59,25 +58,23 @@ test_expect_success 'no power-off and no panic on the console: partial (QEMU wen
 # that, exit 1, but the kernel log is complete)
 test_expect_success 'a power-off on the console: the kernel log is whole' '
 	console_log off.log "reboot: Power down" &&
-	follow_until_agent_ends a3.sock --db o.db --raw-dir raw3 --console off.log &&
-	grep -q "^kmsg complete " raw3/MANIFEST &&
 	# a host without lockdep: complete as far as it goes (3)
-	{ test "$rc" = 0 || { test "$rc" = 3 && test ! -e /proc/lockdep; }; } &&
+	if [ -e /proc/lockdep ]; then want=0; else want=0,3; fi &&
+	follow_until_agent_ends $want a3.sock --db o.db --raw-dir raw3 --console off.log &&
+	grep -q "^kmsg complete " raw3/MANIFEST &&
 	test "$(q o.db "SELECT completeness FROM boots")" = complete &&
 	test -z "$(q o.db "SELECT partial_reason FROM boots")" &&
 	test "$(q o.db "SELECT count(*) FROM reports WHERE type = '"'"'recursive-locking'"'"'")" = 1
 '
 
 test_expect_success 'no --console: the connection closing is partial, and says why' '
-	follow_until_agent_ends a4.sock --db n.db &&
-	test "$rc" = 1 &&
+	follow_until_agent_ends 1 a4.sock --db n.db &&
 	grep -q "collection is partial: .*--console" err &&
 	test "$(q n.db "SELECT completeness FROM boots")" = partial
 '
 
 test_expect_success '--console needs --socket; lockdep-collect(1) and lockdep-db(5) say it' '
-	rc=0 && collect --db x.db --log panic.log --console panic.log 2>err || rc=$? &&
-	test "$rc" = 64 && grep -q "need --socket" err &&
+	test_expect_code 64 collect --db x.db --log panic.log --console panic.log 2>err && grep -q "need --socket" err &&
 	grep -q "^\\.BI \\\\-\\\\-console" "$TOP/lockdep-tools/man/lockdep-collect.1" &&
 	grep -q "partial_reason" "$TOP/lockdep-tools/man/lockdep-db.5"
 '

@@ -18,8 +18,7 @@ test_expect_success 'a file listed twice in MANIFEST: both lines named, nothing 
 	cp "$FIX/lockdep" "$FIX/lockdep_stats" raw/files/proc/ && : >raw/kmsg &&
 	raw_manifest raw "kmsg complete 0 - - -" &&
 	sed -i "/ \/proc\/lockdep_stats /p" raw/MANIFEST &&
-	rc=0 && collect --db d.db --raw-dir raw 2>err || rc=$? &&
-	test "$rc" = 2 &&
+	test_expect_code 2 collect --db d.db --raw-dir raw 2>err &&
 	grep -q "raw/MANIFEST:5: ./proc/lockdep_stats. is listed twice (first on line 4)" err &&
 	! grep -q UNIQUE err &&
 	test "$(sqlite3 d.db "SELECT count(*) FROM boots")" = 0
@@ -27,8 +26,7 @@ test_expect_success 'a file listed twice in MANIFEST: both lines named, nothing 
 
 test_expect_success 'a binary tail: stored up to there, partial, the line named' '
 	{ head -n 123 "$FIX/console.log"; printf "[    0.0] ok  |  o"; head -c 3000 "$BIN/lockdep-report"; } >tail.log &&
-	rc=0 && collect --db t.db --log tail.log 2>err || rc=$? &&
-	test "$rc" = 1 &&
+	test_expect_code 1 collect --db t.db --log tail.log 2>err &&
 	grep -q "tail.log:124: binary data from here on" err &&
 	! grep -q "self-test" err &&
 	test "$(sqlite3 t.db "SELECT completeness FROM boots")" = partial &&
@@ -57,14 +55,12 @@ close_after_hello() {
 
 test_expect_success 'the socket closes before HELLO: said so, not "in the middle of a frame"' '
 	close_after_hello q.sock &&
-	rc=0 && collect --socket q.sock --raw-dir r1 --timeout 10 2>err || rc=$? &&
-	test "$rc" = 2 &&
+	test_expect_code 2 collect --socket q.sock --raw-dir r1 --timeout 10 2>err &&
 	grep -q "the connection closed before the agent answered HELLO (no byte came): QEMU exited, was killed or timed out" err &&
 	! grep -q "middle of a frame" err &&
 	printf "[   1.000000] Kernel panic - not syncing: VFS: Unable to mount root fs\r\n" >console.log &&
 	close_after_hello q2.sock &&
-	rc=0 && collect --socket q2.sock --raw-dir r2 --timeout 10 --console console.log 2>err || rc=$? &&
-	test "$rc" = 2 &&
+	test_expect_code 2 collect --socket q2.sock --raw-dir r2 --timeout 10 --console console.log 2>err &&
 	grep -q "the guest panicked: Kernel panic - not syncing: VFS: Unable to mount root fs$" err
 '
 

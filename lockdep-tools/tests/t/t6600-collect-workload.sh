@@ -15,9 +15,7 @@ collect() { "$BIN/lockdep-collect" "$@"; }
 # raw_from_fixtures is of a kernel without our series (no lockdep_graph,
 # no scenario list): complete, exit 3
 collect_plain() {
-	local rc=0
-	"$BIN/lockdep-collect" "$@" || rc=$?
-	test "$rc" = 3
+	test_expect_code 3 "$BIN/lockdep-collect" "$@"
 }
 DB=$TRASH/db
 
@@ -37,15 +35,16 @@ workload() {
 	printf '#!/bin/sh\n%s\n' "$2" >"$1" && chmod +x "$1"
 }
 
-# run NAME [COLLECT ARGS]: collect with --run NAME into raw/, status in rc
+# run WANT NAME [COLLECT ARGS]: collect with --run NAME into raw/ exits
+# WANT (test_expect_code; 0,3 for a stored boot whose workload passed:
+# 3 when this host's kernel lacks lockdep's files); stderr in log, shown
 run() {
-	local name=$1
-	shift
-	rm -rf raw
-	rc=0
-	collect --socket agent.sock --raw-dir raw --timeout 10 --run "$name" \
-		--poweroff "$@" 2>log || rc=$?
-	cat log
+	local want=$1 name=$2
+	shift 2
+	rm -rf raw &&
+	test_expect_code "$want" collect --socket agent.sock --raw-dir raw \
+		--timeout 10 --run "$name" --poweroff "$@" 2>log &&
+	cat log || { cat log; return 1; }
 }
 
 test_expect_success 'usage: --run and --run-timeout are checked (64)' '
@@ -54,21 +53,17 @@ test_expect_success 'usage: --run and --run-timeout are checked (64)' '
 		"--socket s --raw-dir r --run-timeout 5" \
 		"--socket s --raw-dir r --run x --run-timeout 0" \
 		"--log l --db d --run x"; do
-		rc=0 &&
-		eval collect $args 2>err || rc=$? &&
-		test "$rc" = 64 || { echo "args: $args rc=$rc"; cat err; return 1; }
+		test_expect_code 64 eval collect $args 2>err || { echo "args: $args"; cat err; return 1; }
 	done &&
-	rc=0 && "$BIN/lockdep-agent" --workload "" 2>err || rc=$? &&
-	test "$rc" = 64
+	test_expect_code 64 "$BIN/lockdep-agent" --workload "" 2>err
 '
 
 test_expect_success 'the workload runs with a clean environment in its files/' '
 	mkdir -p wl/files &&
 	workload wl/run "echo \"cwd \$(pwd)\"; env | sort; echo to-stderr >&2; exit 3" &&
 	start_agent "$PWD/wl/run" &&
-	LOCKDEP_SECRET=1 run smoke.sh &&
+	LOCKDEP_SECRET=1 run 4 smoke.sh &&
 	wait "$(cat agent.pid)" &&
-	test "$rc" = 4 &&
 	grep -q "workload smoke.sh: exit status 3 after" log &&
 	cat >want <<-EOF &&
 	cwd $PWD/wl/files
@@ -96,7 +91,7 @@ test_expect_success 'the workload runs with a clean environment in its files/' '
 test_expect_success 'output past 64 KiB keeps its last 64 KiB and the count' '
 	workload run "seq 1 30000; echo last-line" &&
 	start_agent "$PWD/run" &&
-	run big.sh &&
+	run 0,3 big.sh &&
 	wait "$(cat agent.pid)" &&
 	{ seq 1 30000; echo last-line; } >all &&
 	total=$(wc -c <all) &&
@@ -111,7 +106,7 @@ test_expect_success 'output past 64 KiB keeps its last 64 KiB and the count' '
 test_expect_success 'a workload killed by a signal is stored as such' '
 	workload run "kill -9 \$\$" &&
 	start_agent "$PWD/run" &&
-	run killed.sh --db db4 &&
+	run 4 killed.sh --db db4 &&
 	wait "$(cat agent.pid)" &&
 	grep -q "workload killed.sh: killed by signal 9" log &&
 	test "$(sqlite3 db4 "SELECT state, exit_code IS NULL, signal FROM workloads")" = "exited|1|9"
@@ -119,9 +114,8 @@ test_expect_success 'a workload killed by a signal is stored as such' '
 
 test_expect_success 'no workload in the guest: partial, naming it and why' '
 	start_agent "$PWD/nowhere" &&
-	run ghost.sh --db db5 &&
+	run 1 ghost.sh --db db5 &&
 	wait "$(cat agent.pid)" &&
-	test "$rc" = 1 &&
 	grep -q "workload .ghost.sh. did not start (ENOENT: no workload to run at $PWD/nowhere)" log &&
 	grep -qx "workload not-started ghost.sh - - - - - ENOENT" raw/MANIFEST &&
 	test ! -e raw/workload.out &&
@@ -131,9 +125,8 @@ test_expect_success 'no workload in the guest: partial, naming it and why' '
 test_expect_success 'a hung workload: --run-timeout ends the wait, its output so far and the files come' '
 	workload run "echo stuck in step 2; exec sleep 30" &&
 	start_agent "$PWD/run" &&
-	run hang.sh --run-timeout 1 --db db6 &&
+	run 1 hang.sh --run-timeout 1 --db db6 &&
 	wait "$(cat agent.pid)" &&
-	test "$rc" = 1 &&
 	grep -q "workload .hang.sh. did not end within 1 s (--run-timeout): its exit status is missing; its output so far is kept (16 bytes)" log &&
 	grep -q "^workload running hang.sh [0-9-]* - - - 16$" raw/MANIFEST &&
 	echo "stuck in step 2" >expect && test_cmp expect raw/workload.out &&
@@ -141,31 +134,33 @@ test_expect_success 'a hung workload: --run-timeout ends the wait, its output so
 	test "$(sqlite3 db6 "SELECT state, end_seq IS NULL, exit_code IS NULL, output, output_bytes FROM workloads")" = "running|1|1|stuck in step 2
 |16" &&
 	sqlite3 db6 "SELECT partial_reason FROM boots" | grep -q "workload .hang.sh. did not end within 1 s" &&
-	rc=0 && collect --raw-dir raw --db db6r 2>err || rc=$? &&
-	test "$rc" = 1 &&
+	test_expect_code 1 collect --raw-dir raw --db db6r 2>err &&
 	grep -q "workload .hang.sh. did not end: its exit status is missing (its output so far is kept)" err &&
 	test "$(sqlite3 db6r "SELECT state, output, output_bytes FROM workloads")" = "running|stuck in step 2
 |16"
 '
 
 test_expect_success 'what the workload leaves running is killed when it ends' '
-	workload run "sleep 4242 & echo started" &&
+	workload run "sleep 4242 & echo \$! >$PWD/left.pid; echo started" &&
 	start_agent "$PWD/run" &&
-	run leftover.sh &&
+	run 0,3 leftover.sh &&
 	wait "$(cat agent.pid)" &&
 	grep -q "workload leftover.sh: exit status 0" log &&
 	sleep 0.2 &&
-	! pgrep -f "sleep 4242"
+	# by its pid, not its name (a run of this test beside this one has
+	# the same); a zombie, waiting for a reaper, is ended
+	! ps -o stat= -p "$(cat left.pid)" | grep -q "^[^Z]"
 '
 
 test_expect_success 'the guest goes away while the workload runs: partial, naming it' '
-	workload run "sleep 30" &&
+	workload run "echo \$\$ >$PWD/lost.pid; exec sleep 30" &&
 	start_agent "$PWD/run" &&
-	{ sleep 1; kill -KILL "$(cat agent.pid)"; } &
-	run lost.sh --db db8 &&
+	{ { sleep 1; kill -KILL "$(cat agent.pid)"; } & } &&
+	run 1 lost.sh --db db8 &&
 	wait &&
-	pkill -f "^sleep 30$" || : &&
-	test "$rc" = 1 &&
+	# the workload outlives its killed agent: ended by its pid, never by
+	# its name (a run of this test beside this one has the same)
+	{ kill "$(cat lost.pid)" || :; } &&
 	grep -q "workload .lost.sh. did not end: .* while it ran; its exit status and output are missing" log &&
 	grep -q "^workload running lost.sh " raw/MANIFEST &&
 	test "$(sqlite3 db8 "SELECT state FROM workloads")" = running
@@ -179,12 +174,10 @@ raw_with_workload() {
 test_expect_success 'a complete boot whose workload failed exits 4; one that passed exits 3 (no series)' '
 	rm -rf raw && raw_with_workload raw "workload exited fail.sh 10 20 256 1500 8" &&
 	printf "oops\nno\n" >raw/workload.out &&
-	rc=0 && collect --raw-dir raw --db db9 2>log || rc=$? &&
-	test "$rc" = 4 &&
+	test_expect_code 4 collect --raw-dir raw --db db9 2>log &&
 	rm -rf raw && raw_with_workload raw "workload exited pass.sh 10 20 0 1500 0" &&
 	: >raw/workload.out &&
-	rc=0 && collect --raw-dir raw --db db9 2>log || rc=$? &&
-	test "$rc" = 3 && grep -q "this kernel does not offer" log &&
+	test_expect_code 3 collect --raw-dir raw --db db9 2>log && grep -q "this kernel does not offer" log &&
 	test "$(sqlite3 db9 "SELECT name, exit_code, duration_ms, length(output), output_bytes FROM workloads ORDER BY boot_id" | tr "\n" " ")" = \
 		"fail.sh|1|1500|8|8 pass.sh|0|1500|0|0 "
 '
@@ -220,10 +213,10 @@ test_expect_success 'lockdep-diff names each boot'\''s workload' '
 	a=$(collect_plain --raw-dir raw --db db11 2>/dev/null) &&
 	rm -rf raw && raw_from_fixtures raw &&
 	b=$(collect_plain --raw-dir raw --db db11 2>/dev/null) &&
-	"$BIN/lockdep-diff" --db db11 "$a" "$b" >out || : &&
+	"$BIN/lockdep-diff" --db db11 "$a" "$b" >out &&
 	grep -qx "   workload first.sh: exit status 0 after 2.5 s" out &&
 	test "$(grep -c "^   workload " out)" = 1 &&
-	"$BIN/lockdep-diff" --db db11 --json "$a" "$b" >json || : &&
+	"$BIN/lockdep-diff" --db db11 --json "$a" "$b" >json &&
 	grep -q "\"workload\":{\"name\":\"first.sh\",\"state\":\"exited\",\"status\":\"exit status 0 after 2.5 s\"}" json &&
 	grep -q "\"workload\":null" json
 '
@@ -239,10 +232,9 @@ test_expect_success 'hostile workload lines are refused, naming the line; nothin
 		"workload exited x.sh 1 2 99999999999 1 0" "workload exited x.sh 1 2 0 1 5" \
 		"workload exited x.sh -1 2 0 1 0" "workload running x.sh 1 - - - 5"; do
 		rm -rf raw && cp -a good raw && echo "$line" >>raw/MANIFEST &&
-		rc=0 && collect --raw-dir raw --db "$DB" 2>err || rc=$? &&
-		test "$rc" = 2 &&
+		test_expect_code 2 collect --raw-dir raw --db "$DB" 2>err &&
 		grep -q "raw/MANIFEST:$n: \|raw/workload.out: " err ||
-		{ echo "line: $line rc=$rc"; cat err; return 1; }
+		{ echo "line: $line"; cat err; return 1; }
 	done &&
 	unchanged
 '
@@ -255,9 +247,8 @@ test_expect_success 'an output or a duration past 2^63 - 1: refused, naming the 
 		"workload exited x.sh 1 2 0 9223372036854775808 65536"; do
 		rm -rf raw && cp -a good raw && echo "$line" >>raw/MANIFEST &&
 		head -c 65536 /dev/zero >raw/workload.out &&
-		rc=0 && collect --raw-dir raw --db "$DB" 2>err || rc=$? &&
-		test "$rc" = 2 && grep -q "raw/MANIFEST:$n: expected .workload" err ||
-		{ echo "line: $line rc=$rc"; cat err; return 1; }
+		test_expect_code 2 collect --raw-dir raw --db "$DB" 2>err && grep -q "raw/MANIFEST:$n: expected .workload" err ||
+		{ echo "line: $line"; cat err; return 1; }
 	done &&
 	unchanged &&
 	test "$(sqlite3 "$DB" "SELECT count(*) FROM workloads WHERE output_bytes < 0 OR duration_ms < 0")" = 0

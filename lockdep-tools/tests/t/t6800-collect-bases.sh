@@ -18,9 +18,7 @@ q() { sqlite3 "$DB" "$1"; }
 # collect ARGS: lockdep-collect stores the boot, 0 or 3 (a file the
 # kernel does not offer)
 collect() {
-	local rc=0
-	"$BIN/lockdep-collect" "$@" >id 2>err || rc=$?
-	test "$rc" = 0 || test "$rc" = 3 || { echo "exit $rc"; cat err; return 1; }
+	test_expect_code 0,3 "$BIN/lockdep-collect" "$@" >id 2>err || { cat err; return 1; }
 }
 
 for FIX in "$TOP"/lockdep-tools/tests/fixtures/[0-9]*/; do

@@ -62,8 +62,7 @@ test_expect_success 'lockdep-graph: no lock graph for that boot' '
 
 test_expect_success 'lockdep-diff: no lock graph for that side' '
 	plain_proc_dir plain &&
-	"$BIN/lockdep-collect" --db "$DB" --proc-dir plain --label plain >/dev/null 2>&1 ||
-	test $? = 3 &&
+	test_expect_code 3 "$BIN/lockdep-collect" --db "$DB" --proc-dir plain --label plain >/dev/null 2>&1 &&
 	"$BIN/lockdep-diff" --db "$DB" nolockdep plain >out &&
 	grep -q "^A has no lock graph: this kernel has no lockdep" out &&
 	! grep -q "^A has no graph export" out &&

@@ -192,19 +192,24 @@ test_expect_success 'hostile class names cannot break dot' '
 	EOF
 '
 
+test_expect_success 'an output that cannot be written: exit 2, said' '
+	test_expect_code 2 graph --db "$DB" --max-nodes 0 >/dev/full 2>err &&
+	grep -q "unable to write" err
+'
+
 test_expect_success 'errors: unknown boot, class or report; usage' '
-	test_expect_code() { "$@"; test $? = $want; } &&
-	want=2 test_expect_code graph --db "$DB" --boot nosuch &&
-	want=2 test_expect_code graph --db "$DB" --class nosuch_class &&
-	want=2 test_expect_code graph --db "$DB" --report 999 &&
-	want=2 test_expect_code graph --db "$TRASH/none.db" &&
-	want=64 test_expect_code graph --db "$DB" --radius 2 &&
-	want=64 test_expect_code graph --db "$DB" --boot 1 --boots 1,2 &&
-	want=64 test_expect_code graph --db "$DB" -T gif &&
-	want=64 test_expect_code graph --db "$DB" --irq --cycles &&
-	want=64 test_expect_code graph --db "$DB" --class x --list &&
-	want=64 test_expect_code graph &&
-	graph --db "$DB" --boot nosuch 2>err; grep -q "no boot .nosuch. in" err
+	test_expect_code 2 graph --db "$DB" --boot nosuch &&
+	test_expect_code 2 graph --db "$DB" --class nosuch_class &&
+	test_expect_code 2 graph --db "$DB" --report 999 &&
+	test_expect_code 2 graph --db "$TRASH/none.db" &&
+	test_expect_code 64 graph --db "$DB" --radius 2 &&
+	test_expect_code 64 graph --db "$DB" --boot 1 --boots 1,2 &&
+	test_expect_code 64 graph --db "$DB" -T gif &&
+	test_expect_code 64 graph --db "$DB" --irq --cycles &&
+	test_expect_code 64 graph --db "$DB" --class x --list &&
+	test_expect_code 64 graph &&
+	test_expect_code 2 graph --db "$DB" --boot nosuch 2>err &&
+	grep -q "no boot .nosuch. in" err
 '
 
 test_expect_success '--max-cycles: the cap is reported, exit 1' '

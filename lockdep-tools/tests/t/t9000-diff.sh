@@ -19,9 +19,7 @@ collect() { "$BIN/lockdep-collect" "$@" 2>/dev/null; }
 # the proc dirs here have no lockdep_graph: a kernel without our series
 # (exit 3), compared as /proc/lockdep shows it
 collect_plain() {
-	local rc=0
-	"$BIN/lockdep-collect" "$@" 2>/dev/null || rc=$?
-	test "$rc" = 3
+	test_expect_code 3 "$BIN/lockdep-collect" "$@" 2>/dev/null
 }
 DB=$TRASH/db
 
@@ -75,9 +73,8 @@ test_expect_success 'usage errors exit 64' '
 		"--db x --fail-on=nope 1 2" "--db x --fail-on=headroom=x 1 2" \
 		"--db x --fail-on=headroom=101 1 2" "--db x --fail-on= 1 2" \
 		"--db x --max-cycles=-1 1 2" "--db x --max-cycles=z 1 2"; do
-		rc=0 && diff_ $args >out 2>err || rc=$? &&
-		test "$rc" = 64 && grep -q "^usage:" err ||
-		{ echo "args: $args rc=$rc"; cat err; return 1; }
+		test_expect_code 64 diff_ $args >out 2>err && grep -q "^usage:" err ||
+		{ echo "args: $args"; cat err; return 1; }
 	done
 '
 
@@ -124,19 +121,18 @@ test_expect_success 'new irq-safe -> irq-unsafe path from the usage change' '
 test_expect_success 'lockdep_stats: deltas and headroom; --fail-on headroom' '
 	diff_ --db "$DB" a b >out &&
 	grep -E "^  lock-classes +405 +8000 +\+7595 +8192 +2\.3%$" out &&
-	rc=0 && diff_ --db "$DB" --fail-on=headroom=5 a b >/dev/null 2>err ||
-	rc=$? && test "$rc" = 1 && grep -q "headroom=5" err &&
+	test_expect_code 1 diff_ --db "$DB" --fail-on=headroom=5 a b >/dev/null 2>err &&
+	grep -q "headroom=5" err &&
 	diff_ --db "$DB" --fail-on=headroom=2 a b >/dev/null &&
 	diff_ --db "$DB" --json a b >out.json &&
 	grep -q "{\"name\":\"lock-classes\",\"a\":405,\"b\":8000,\"max\":8192,\"headroom_pct\":2}" out.json
 '
 
 test_expect_success '--fail-on new-dependency exits 1, and not the other way round' '
-	rc=0 && diff_ --db "$DB" --fail-on=new-dependency a b >/dev/null 2>err ||
-	rc=$? && test "$rc" = 1 &&
+	test_expect_code 1 diff_ --db "$DB" --fail-on=new-dependency a b >/dev/null 2>err &&
 	grep -q "new-dependency: 1 new dependencies" err &&
-	rc=0 && diff_ --db "$DB" --fail-on=new-dependency,new-report b a \
-		>/dev/null 2>err || rc=$? && test "$rc" = 1 &&
+	test_expect_code 1 diff_ --db "$DB" --fail-on=new-dependency,new-report b a \
+		>/dev/null 2>err &&
 	diff_ --db "$DB" --fail-on=new-report,new-cycle a b >/dev/null
 '
 
@@ -152,8 +148,7 @@ test_expect_success 'reports by dedup key and self-test cells, from real logs' '
 	grep -q "^  ~ Locking API testsuite / A-B-B-A deadlock / spin: ok -> FAILED$" out &&
 	grep -q "^reports: 1 new, 0 gone$" out &&
 	grep -q "^  + \[circular-dependency\] " out &&
-	rc=0 && diff_ --db "$DB" --fail-on=new-report la lb >/dev/null 2>&1 ||
-	rc=$? && test "$rc" = 1 &&
+	test_expect_code 1 diff_ --db "$DB" --fail-on=new-report la lb >/dev/null 2>&1 &&
 	diff_ --db "$DB" --fail-on=new-report lb la >back &&
 	grep -q "^reports: 0 new, 1 gone$" back &&
 	grep -q "^  - \[circular-dependency\] " back
@@ -165,8 +160,7 @@ test_expect_success 'cross-boot cycle: each half clean, the union a cycle' '
 	collect_plain --db "$DB" --proc-dir "$TRASH/ba" --label ba >/dev/null &&
 	diff_ --db "$DB" --fail-on=new-cycle a ab >/dev/null &&
 	diff_ --db "$DB" --fail-on=new-cycle a ba >/dev/null &&
-	rc=0 && diff_ --db "$DB" --fail-on=new-cycle ab ba >out 2>err ||
-	rc=$? && test "$rc" = 1 &&
+	test_expect_code 1 diff_ --db "$DB" --fail-on=new-cycle ab ba >out 2>err &&
 	grep -q "new-cycle: 1 new cycles" err &&
 	grep -q "^new cycles: 1$" out &&
 	grep -q "^new cycle 1: possible circular locking dependency across boots" out &&
@@ -211,7 +205,7 @@ test_expect_success 'cross-boot cycle in lockdep words, with each acquisition' '
 '
 
 test_expect_success 'cross-boot cycle in JSON' '
-	diff_ --db "$DB" --json --fail-on=new-cycle ab ba >out.json || test $? = 1 &&
+	test_expect_code 1 diff_ --db "$DB" --json --fail-on=new-cycle ab ba >out.json &&
 	grep -q "\"cycles\":{\"edges_not_listed\":0,\"new\":\[{\"cross_boot\":true,\"edges\":\[{\"from\":\"order_a\",\"to\":\"order_b\",\"seen_in\":\[\"A\"\],\"site\":null},{\"from\":\"order_b\",\"to\":\"order_a\",\"seen_in\":\[\"B\"\],\"site\":null}\]}\]}" out.json &&
 	grep -q "\"failed\":\[\"new-cycle\"\]}" out.json
 '
@@ -228,9 +222,8 @@ test_expect_success 'FILE:ID across two databases gives the same diff' '
 test_expect_success 'a missing database, boot or label is an error (2)' '
 	for args in "--db nope.db 1 2" "--db $DB 1 99" "--db $DB a no-such-label" \
 		"$DB:1 $DB:99"; do
-		rc=0 && diff_ $args >out 2>err || rc=$? &&
-		test "$rc" = 2 && test -s err ||
-		{ echo "args: $args rc=$rc"; cat err; return 1; }
+		test_expect_code 2 diff_ $args >out 2>err && test -s err ||
+		{ echo "args: $args"; cat err; return 1; }
 	done &&
 	! diff_ --db "$DB" a no-such-label 2>err &&
 	grep -q "no boot with id or label .no-such-label. in" err
@@ -259,11 +252,9 @@ test_expect_success 'a set of baseline boots: flaky findings marked, only the ne
 		collect_plain --db base.db --proc-dir "$TRASH/$b" --label $b >/dev/null || return 1
 	done &&
 	# against the one idle boot without them: both count as new
-	rc=0 && diff_ --db base.db --fail-on=new-dependency idle3 new >one 2>err || rc=$? &&
-	test "$rc" = 1 && grep -q "^dependencies: 2 added, 0 removed$" one &&
+	test_expect_code 1 diff_ --db base.db --fail-on=new-dependency idle3 new >one 2>err && grep -q "^dependencies: 2 added, 0 removed$" one &&
 	# against all three: the flaky one is not new, the new one still is
-	rc=0 && diff_ --db base.db --fail-on=new-dependency idle1,idle2,idle3 new >out 2>err || rc=$? &&
-	test "$rc" = 1 && grep -q "1 new dependencies" err &&
+	test_expect_code 1 diff_ --db base.db --fail-on=new-dependency idle1,idle2,idle3 new >out 2>err && grep -q "1 new dependencies" err &&
 	grep -q "^dependencies: 1 added, 1 removed$" out &&
 	grep -qx "  + new_lock_a -> new_lock_b" out &&
 	grep -qx "  - wq_flush_b -> timer_base_b (flaky: 1 of 3 baseline boots)" out &&
@@ -272,7 +263,7 @@ test_expect_success 'a set of baseline boots: flaky findings marked, only the ne
 	grep -q "^   the last of 3 baseline boots (1, 2, 3); flaky, seen in only some of them: 4 classes, 2 dependencies$" out &&
 	# a gate that only the flaky findings would trip passes
 	diff_ --db base.db --fail-on=new-dependency idle1,idle2,idle3 idle1 >/dev/null &&
-	diff_ --db base.db --json idle1,idle2,idle3 new >out.json || test $? = 1 &&
+	diff_ --db base.db --json idle1,idle2,idle3 new >out.json &&
 	grep -q "\"baseline\":{\"boots\":\[1,2,3\],\"flaky_classes\":4,\"flaky_dependencies\":2}" out.json &&
 	grep -q "{\"from\":\"wq_flush_b\",\"to\":\"timer_base_b\",\"seen_in\":\[\"A\"\],\"site\":null,\"flaky\":true}" out.json &&
 	grep -q "{\"from\":\"new_lock_a\",\"to\":\"new_lock_b\",\"seen_in\":\[\"B\"\],\"site\":null,\"flaky\":false}" out.json
