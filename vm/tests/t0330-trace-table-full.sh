@@ -48,8 +48,8 @@ full() {
 }
 
 test_expect_success 'plain 6.1: boot, trigger trace-table-full' '
-	KERNEL_VARIANT=plain "$TOP/vm/boot.sh" -n t0330-plain -t 400 -- \
-		--trigger trace-table-full >out 2>&1 || { tail -5 out; false; }
+	{ KERNEL_VARIANT=plain "$TOP/vm/boot.sh" -n t0330-plain -t 400 -- \
+		--trigger trace-table-full >out 2>&1 || { tail -5 out; false; }; }
 '
 
 test_expect_success 'plain 6.1: the table found full by the cycle' '
@@ -57,8 +57,8 @@ test_expect_success 'plain 6.1: the table found full by the cycle' '
 '
 
 test_expect_success 'the series: boot, trigger trace-table-full' '
-	"$TOP/vm/boot.sh" -n t0330-series -t 400 -- \
-		--trigger trace-table-full >out 2>&1 || { tail -5 out; false; }
+	{ "$TOP/vm/boot.sh" -n t0330-series -t 400 -- \
+		--trigger trace-table-full >out 2>&1 || { tail -5 out; false; }; }
 '
 
 test_expect_success 'the series: the table found full by the cycle, and nothing more' '

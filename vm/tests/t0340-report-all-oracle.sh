@@ -52,8 +52,8 @@ exit $rc
 EOF
 
 test_expect_success 'the pair on 2 CPUs with report_all: the kselftest passes' '
-	"$TOP/vm/boot.sh" -n t0340-recursion -t 400 -a lockdep.report_all=1 \
-		-r "$TRASH/oracle.sh" -w 300 >out 2>&1 || { tail -5 out; false; }
+	{ "$TOP/vm/boot.sh" -n t0340-recursion -t 400 -a lockdep.report_all=1 \
+		-r "$TRASH/oracle.sh" -w 300 >out 2>&1 || { tail -5 out; false; }; }
 '
 
 test_expect_success 'the guest had 2 CPUs, the KTAP says ok for both' '
