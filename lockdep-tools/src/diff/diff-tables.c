@@ -186,37 +186,6 @@ int diff_load_tables(struct diff *d)
 	return ret;
 }
 
-int diff_resolve_boot(struct store *st, const char *db, const char *spec,
-		      int64_t *id)
-{
-	sqlite3_stmt *s;
-	unsigned long long v;
-	int rc;
-
-	/* an id is digits alone: "+1", " 1" or an id past 2^63 are labels */
-	if (!cli_parse_uint(spec, INT64_MAX, &v) && v > 0) {
-		rc = store_boot_exists(st, (int64_t)v);
-		if (rc < 0)
-			return -1;
-		if (!rc)
-			return error("no boot %llu in '%s'", v, db);
-		*id = (int64_t)v;
-		return 0;
-	}
-	if (sqlite3_prepare_v2(st->db, "SELECT max(id) FROM boots WHERE label = ?",
-			       -1, &s, NULL) != SQLITE_OK)
-		return store_fail(st, "unable to read");
-	sqlite3_bind_text(s, 1, spec, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	*id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW)
-		return store_fail(st, "unable to read");
-	if (!*id)
-		return error("no boot with id or label '%s' in '%s'", spec, db);
-	return 0;
-}
-
 double diff_stat_headroom(const struct diff_stat *s)
 {
 	unsigned long long v = s->has[DIFF_B] ? s->value[DIFF_B] : 0;

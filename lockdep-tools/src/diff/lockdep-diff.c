@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "diff/diff.h"
+#include "store/store-boot.h"
 #include "util/cli.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -142,26 +143,15 @@ static int split_spec(char *arg, const char *db, struct side_spec *s)
 static int resolve_baseline(struct store *st, const struct side_spec *spec,
 			    int64_t **ids, size_t *nr)
 {
-	char *list = xstrdup(spec->boot), *tok, *save = NULL;
-	size_t alloc = 0, i;
-	int64_t id;
-	int ret = 0;
+	struct store_boot_set set = { 0 };
 
-	for (tok = strtok_r(list, ",", &save); tok && !ret;
-	     tok = strtok_r(NULL, ",", &save)) {
-		ret = diff_resolve_boot(st, spec->db, tok, &id);
-		for (i = 0; !ret && i < *nr; i++)
-			if ((*ids)[i] == id)
-				break;
-		if (ret || i < *nr)
-			continue;	/* an error, or named twice */
-		ALLOC_GROW(*ids, *nr + 1, alloc);
-		(*ids)[(*nr)++] = id;
-	}
-	if (!ret && !*nr)
-		ret = error("no baseline boot in '%s'", spec->boot);
-	free(list);
-	return ret;
+	if (store_boot_select(st, spec->boot, false, &set))
+		return -1;
+	*ids = set.ids;		/* taken over; the labels are not needed */
+	*nr = set.nr;
+	set.ids = NULL;
+	store_boot_set_release(&set);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -234,8 +224,7 @@ int main(int argc, char **argv)
 			goto out;
 	}
 	if (resolve_baseline(st[DIFF_A], &spec[DIFF_A], &base, &nr_base) ||
-	    diff_resolve_boot(st[DIFF_B], spec[DIFF_B].db, spec[DIFF_B].boot,
-			      &id[DIFF_B]))
+	    store_boot_resolve(st[DIFF_B], spec[DIFF_B].boot, &id[DIFF_B]))
 		goto out;
 	id[DIFF_A] = base[nr_base - 1];
 	if (diff_compute(&d, st[DIFF_A], spec[DIFF_A].db, base, nr_base,

@@ -27,6 +27,7 @@
 #include "graph/graph-path.h"
 #include "graph/graph-view.h"
 #include "parse/report.h"
+#include "store/store-boot.h"
 #include "store/store-graph.h"
 #include "util/cli.h"
 #include "util/error.h"
@@ -50,12 +51,6 @@ struct graph_opts {
  * pixels tall (fs_reclaim of the 6.1 fixture boot) */
 #define MAX_NODES	15
 #define MAX_NODES_STR	"15"
-
-struct boot_list {
-	int64_t *ids;
-	char **labels;
-	size_t nr, alloc;
-};
 
 static const char usage_line[] =
 	"usage: lockdep-graph --db=FILE [--boot=ID | --boots=ID,ID... | --boots=all]\n"
@@ -147,103 +142,6 @@ static void step(const struct graph_opts *o, const char *what, double *t,
 		what, t1 - *t, c1 - *cpu, ru.ru_maxrss);
 	*t = t1;
 	*cpu = c1;
-}
-
-/* ---- boots ---- */
-
-static int add_boot(const struct store_boot_row *b, void *data)
-{
-	struct boot_list *l = data;
-
-	ALLOC_GROW(l->ids, l->nr + 1, l->alloc);
-	l->labels = xrealloc(l->labels, l->alloc * sizeof(*l->labels));
-	l->ids[l->nr] = b->id;
-	l->labels[l->nr] = b->label ? xstrdup(b->label) : NULL;
-	l->nr++;
-	return 0;
-}
-
-static void boot_list_release(struct boot_list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		free(l->labels[i]);
-	free(l->ids);
-	free(l->labels);
-	memset(l, 0, sizeof(*l));
-}
-
-/* The index in @all of boot @arg (an id, else a label), or -1. */
-static long find_boot(const struct boot_list *all, const char *arg)
-{
-	unsigned long long id;
-	size_t i;
-
-	/* an id is digits alone: "+1" or " 1" is a label */
-	if (!cli_parse_uint(arg, INT64_MAX, &id))
-		for (i = 0; i < all->nr; i++)
-			if (all->ids[i] == (int64_t)id)
-				return (long)i;
-	for (i = 0; i < all->nr; i++)
-		if (all->labels[i] && !strcmp(all->labels[i], arg))
-			return (long)i;
-	return -1;
-}
-
-/* Resolve --boot / --boots (default: the newest) into @sel. */
-static int pick_boots(struct store *st, const struct graph_opts *o,
-		      struct boot_list *sel)
-{
-	struct boot_list all = { 0 };
-	char *list, *tok, *save = NULL;
-	struct store_boot_row row = { 0 };
-	long i;
-	size_t k;
-	int ret = 0;
-
-	if (store_boot_foreach(st, add_boot, &all))
-		return -1;
-	if (!all.nr) {
-		boot_list_release(&all);
-		return error("'%s' holds no boot", o->db);
-	}
-	list = xstrdup(o->boots_arg ? o->boots_arg :
-		       o->boot_arg ? o->boot_arg : "");
-	if (o->boots_arg && !strcmp(o->boots_arg, "all")) {
-		/* every boot, oldest first: a fleet's union */
-		for (k = 0; k < all.nr; k++) {
-			row.id = all.ids[k];
-			row.label = all.labels[k];
-			add_boot(&row, sel);
-		}
-		*list = '\0';
-	} else if (!o->boots_arg && !o->boot_arg) {
-		row.id = all.ids[all.nr - 1];
-		row.label = all.labels[all.nr - 1];
-		add_boot(&row, sel);
-	}
-	for (tok = strtok_r(list, ",", &save); tok && !ret;
-	     tok = strtok_r(NULL, ",", &save)) {
-		i = find_boot(&all, tok);
-		if (i < 0) {
-			ret = error("no boot '%s' in '%s'", tok, o->db);
-			break;
-		}
-		for (k = 0; k < sel->nr; k++)
-			if (sel->ids[k] == all.ids[i])
-				break;
-		if (k < sel->nr)
-			continue;	/* named twice */
-		row.id = all.ids[i];
-		row.label = all.labels[i];
-		add_boot(&row, sel);
-	}
-	if (!ret && !sel->nr)
-		ret = error("no boot named in '%s'", o->boots_arg);
-	free(list);
-	boot_list_release(&all);
-	return ret;
 }
 
 /* ---- output ---- */
@@ -514,7 +412,7 @@ static void path_title(struct strbuf *t, const struct graph_paths *p,
 
 static int run(struct graph_opts *o)
 {
-	struct boot_list boots = { 0 };
+	struct store_boot_set boots = { 0 };
 	struct strbuf title = STRBUF_INIT, note = STRBUF_INIT;
 	struct strbuf where = STRBUF_INIT;
 	struct graph_view view = { 0 };
@@ -538,7 +436,8 @@ static int run(struct graph_opts *o)
 		return EXIT_FATAL;
 	if (o->sel == SEL_REPORT) {
 		g = load_report(st, o, &title, &note);
-	} else if (!pick_boots(st, o, &boots)) {
+	} else if (!store_boot_select(st, o->boots_arg ? o->boots_arg :
+				      o->boot_arg, o->boots_arg, &boots)) {
 		/* a bounded picture ranks what it draws by chain uses */
 		g = graph_load_uses(st, boots.ids, boots.labels, boots.nr,
 				    bounded(o) ? &uses : NULL);
@@ -665,7 +564,7 @@ out:
 	graph_view_release(&view);
 	graph_free(g);
 	free(uses);
-	boot_list_release(&boots);
+	store_boot_set_release(&boots);
 	strbuf_release(&title);
 	strbuf_release(&note);
 	strbuf_release(&where);

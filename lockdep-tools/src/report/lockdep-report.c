@@ -19,7 +19,7 @@
 #include "advise/advise.h"
 #include "parse/klog.h"
 #include "report/report-print.h"
-#include "store/store.h"
+#include "store/store-boot.h"
 #include "symbolise/symbolise.h"
 #include "util/cli.h"
 #include "util/error.h"
@@ -83,8 +83,9 @@ static void print_help(void)
 	      "      --no-cache   read their DWARF every time, write no index\n"
 	      "      --db=FILE    read the reports of a lockdep database\n"
 	      "                   (lockdep-collect --db) instead of logs\n"
-	      "      --boot=ID    ... of this boot (default: the newest), after\n"
-	      "                   the boot, its workload and \"N reports\"\n"
+	      "      --boot=ID    ... of this boot, an id or a label (default:\n"
+	      "                   the newest), after the boot, its workload\n"
+	      "                   and \"N reports\"\n"
 	      "      --all        ... of every boot\n"
 	      "      --show=ID    ... only the report with this id\n"
 	      "      --advise     after each report, a verdict (annotate, real\n"
@@ -230,30 +231,31 @@ static int parse_id(const char *arg, int64_t *out)
 }
 
 /* Print the reports of a database: a boot's, every boot's, or one. */
-static int report_db(const char *db, int64_t boot, bool all, int64_t show_id,
-		     bool list, bool json, struct report_opts *o, int nfiles)
+static int report_db(const char *db, const char *boot_arg, bool all,
+		     int64_t show_id, bool list, bool json,
+		     struct report_opts *o, int nfiles)
 {
 	struct ldr_report *r;
 	struct store *st;
-	bool found = true, explicit_boot = boot > 0;
+	bool found = true, explicit_boot = boot_arg;
+	int64_t boot = 0;
 	int ret = 0;
 
-	if (nfiles || (json && list) || (show_id && (list || boot || all)) ||
-	    (boot && all))
+	if (nfiles || (json && list) ||
+	    (show_id && (list || boot_arg || all)) || (boot_arg && all))
 		return cli_usage_error("%s", nfiles ?
 				       "cannot use --db with input files" :
 				       "cannot use --show with --list, --boot or --all, --json with --list, or --boot with --all");
 	st = store_open(db, STORE_READ_ONLY);
 	if (!st)
 		return EXIT_FATAL;
-	if (!show_id && !all && !boot) {
+	if (boot_arg && store_boot_resolve(st, boot_arg, &boot)) {
+		store_close(st);
+		return EXIT_FATAL;
+	} else if (!show_id && !all && !boot_arg) {
 		boot = store_boot_latest(st);
 		if (boot == 0)
 			warning("'%s' holds no boot yet", db);
-	} else if (boot && store_boot_exists(st, boot) != 1) {
-		error("no boot %" PRId64 " in '%s'", boot, db);
-		store_close(st);
-		return EXIT_FATAL;
 	}
 	o->output = json ? OUT_JSON : list ? OUT_LIST : OUT_PLAIN;
 	o->st = st;
@@ -320,7 +322,8 @@ int main(int argc, char **argv)
 	const char *cache_opt = NULL;
 	bool no_cache = false;
 	char *cache_dir;
-	int64_t boot = 0, show_id = 0;
+	const char *boot_arg = NULL;
+	int64_t show_id = 0;
 	int c, i, ret;
 
 	cli_init(argv[0], usage_line);
@@ -356,10 +359,12 @@ int main(int argc, char **argv)
 			db = optarg;
 			break;
 		case 'B':
+			boot_arg = optarg;
+			break;
 		case 'S':
-			if (parse_id(optarg, c == 'B' ? &boot : &show_id)) {
-				error("invalid --%s '%s': expected a positive id",
-				      c == 'B' ? "boot" : "show", optarg);
+			if (parse_id(optarg, &show_id)) {
+				error("invalid --show '%s': expected a positive id",
+				      optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -424,9 +429,9 @@ int main(int argc, char **argv)
 		return cli_usage_error("--vmlinux and --modules apply to log files, not --db "
 				       "(lockdep-collect --db symbolises what it stores)");
 	if (db)
-		return report_db(db, boot, all, show_id, list, json, &o,
+		return report_db(db, boot_arg, all, show_id, list, json, &o,
 				 argc - optind);
-	if (boot || all || show_id)
+	if (boot_arg || all || show_id)
 		return cli_usage_error("--boot, --all and --show need --db");
 	if (optind == argc)
 		return cli_usage_error("no input file (use '-' for standard input)");

@@ -137,11 +137,6 @@ int64_t store_boot_latest(struct store *st)
 	return select_int(st, "SELECT max(id) FROM boots WHERE ? = 0", 0, 0);
 }
 
-int store_boot_exists(struct store *st, int64_t id)
-{
-	return select_int(st, "SELECT 1 FROM boots WHERE id = ?", id, 0);
-}
-
 /* ---- reports ---- */
 
 static int role_from_name(const char *name)
