@@ -104,20 +104,7 @@ static void print_json(const struct ldr_frame *f)
 {
 	struct json_writer *w = jsonw_new(stdout, false);
 
-	jsonw_start_object(w);
-	jsonw_string_field(w, "func", f->func);
-	if (f->has_off) {
-		jsonw_uint_field(w, "off", f->off);
-		jsonw_uint_field(w, "size", f->size);
-	}
-	if (f->has_addr)
-		jsonw_hex_field(w, "addr", f->addr);
-	if (f->module)
-		jsonw_string_field(w, "module", f->module);
-	jsonw_string_field(w, "file", f->file);
-	jsonw_uint_field(w, "line", f->line);
-	report_json_inlined(w, f);
-	jsonw_end_object(w);
+	report_json_frame(w, f);
 	jsonw_destroy(&w);
 }
 
