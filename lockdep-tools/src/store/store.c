@@ -239,19 +239,6 @@ int store_need_boot(struct store *st, const char *what)
 	return error("unable to %s in '%s': no boot is open", what, st->path);
 }
 
-static int store_exec(struct store *st, const char *sql, const char *what)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("unable to %s '%s': %s", what, st->path,
-		      msg ? msg : sqlite3_errmsg(st->db));
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
-}
-
 /* The one integer of @sql (a pragma, a count) to *@out; -1 after an error. */
 static int store_query_int(struct store *st, const char *sql, int *out)
 {
