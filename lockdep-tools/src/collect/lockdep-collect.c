@@ -85,13 +85,11 @@ static const char usage_text[] =
 
 static int parse_timeout(const char *arg, int *out)
 {
-	char *end;
-	long v;
+	unsigned long long v;
 
-	v = strtol(arg, &end, 10);
-	if (end == arg || *end || v <= 0 || v > INT_MAX / 1000)
+	if (cli_parse_uint(arg, INT_MAX / 1000, &v) || !v)
 		return -1;
-	*out = v;
+	*out = (int)v;
 	return 0;
 }
 
