@@ -19,10 +19,11 @@ KERNEL_SOURCE ?= linux-source-6.1
 KTREE := $(BUILD)/linux$(if $(filter-out linux-source-6.1,$(KERNEL_SOURCE)),-$(KERNEL_SOURCE:linux-source-%=%))
 
 # Debian packages by need. 'make deps-tools' installs what the tools
-# build with (make tools: a compiler and five -dev packages, 35 s of
-# building); 'make deps' those and everything else the kernel, the
-# guest, the tests and the explorer's check need (make check, make demo).
-# Each installs only the missing ones and does nothing when all are there.
+# build with (make tools: a compiler and the -dev packages of SQLite,
+# elfutils, zlib and libiberty); 'make deps' those and everything else
+# the kernel, the guest, the tests and the explorer's check need (make
+# check, make demo). Each installs only the missing ones and does
+# nothing when all are there.
 DEB_TOOLS := gcc make libc6-dev libsqlite3-dev libdw-dev libelf-dev zlib1g-dev \
 	libiberty-dev xxd
 DEB_PACKAGES := $(DEB_TOOLS) binutils git xz-utils flex bison bc libssl-dev \
