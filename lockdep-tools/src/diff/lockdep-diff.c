@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "builtin/db-options.h"
 #include "diff/diff.h"
 #include "store/store-boot.h"
 #include "util/cli.h"
@@ -157,9 +158,7 @@ static int resolve_baseline(struct store *st, const struct side_spec *spec,
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'D' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
+		DB_LONGOPTS, OUT_LONGOPTS,
 		{ "fail-on", required_argument, NULL, 'F' },
 		{ "max-cycles", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
@@ -171,25 +170,16 @@ int main(int argc, char **argv)
 	struct store *st[DIFF_SIDES] = { NULL, NULL };
 	int64_t id[DIFF_SIDES], *base = NULL;
 	size_t nr_base = 0;
-	bool json = false, pretty = false;
-	const char *db = NULL;
+	struct out_args out = { 0 };
+	struct db_args dba = { 0 };
 	unsigned int failed = 0;
 	struct diff d;
 	unsigned long long count;
 	int c, s, ret = EXIT_FATAL;
 
 	cli_init(argv[0], usage_line);
-	while ((c = getopt_long(argc, argv, "jph", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, OUT_SHORTOPTS "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'D':
-			db = optarg;
-			break;
-		case 'p':
-			pretty = true;
-			/* fall through */
-		case 'j':
-			json = true;
-			break;
 		case 'F':
 			if (parse_fail_on(optarg, &fail_on))
 				return EXIT_USAGE;
@@ -204,13 +194,16 @@ int main(int argc, char **argv)
 			print_help();
 			return cli_help_done();
 		default:
+			if (db_args_parse(&dba, c, optarg) ||
+			    out_args_parse(&out, c))
+				break;
 			return cli_usage();
 		}
 	}
 	if (argc - optind != 2)
 		return cli_usage_error("expected two boots, A and B");
 	for (s = 0; s < DIFF_SIDES; s++)
-		if (split_spec(argv[optind + s], db, &spec[s]))
+		if (split_spec(argv[optind + s], dba.db, &spec[s]))
 			return EXIT_USAGE;
 
 	for (s = 0; s < DIFF_SIDES; s++) {
@@ -237,8 +230,8 @@ int main(int argc, char **argv)
 			warning("'%s': boot %lld: %zu dependencies name a class of another boot; left out",
 				spec[s].db, (long long)id[s],
 				d.boot[s].dropped_deps);
-	if (json)
-		diff_print_json(&d, &fail_on, stdout, pretty);
+	if (out.json)
+		diff_print_json(&d, &fail_on, stdout, out.pretty);
 	else
 		diff_print_plain(&d, stdout);
 	failed = diff_failed(&d, &fail_on);

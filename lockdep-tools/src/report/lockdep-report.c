@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 
 #include "advise/advise.h"
+#include "builtin/db-options.h"
+#include "builtin/sym-options.h"
 #include "parse/klog.h"
 #include "report/report-print.h"
 #include "store/store-boot.h"
@@ -294,47 +296,35 @@ static int report_db(const char *db, const char *boot_arg, bool all,
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
+		OUT_LONGOPTS,
 		{ "list", no_argument, NULL, 'l' },
 		{ "type", required_argument, NULL, 't' },
 		{ "title", required_argument, NULL, 'T' },
-		{ "db", required_argument, NULL, 'D' },
-		{ "boot", required_argument, NULL, 'B' },
+		DB_LONGOPTS, BOOT_LONGOPT,
 		{ "all", no_argument, NULL, 'A' },
 		{ "show", required_argument, NULL, 'S' },
-		{ "vmlinux", required_argument, NULL, 'V' },
-		{ "modules", required_argument, NULL, 'M' },
+		SYM_LONGOPTS,
 		{ "advise", no_argument, NULL, 'a' },
 		{ "source", required_argument, NULL, 's' },
 		{ "patch-dir", required_argument, NULL, 'P' },
-		{ "cache", required_argument, NULL, 'C' },
-		{ "no-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { .output = OUT_PLAIN, .type = -1,
 				 .patch_dirfd = -1 };
 	unsigned int next_id = 1, failed = 0, read_in_part = 0;
-	bool json = false, list = false, all = false, title = false;
-	const char *db = NULL;
+	bool list = false, all = false, title = false;
+	struct out_args out = { 0 };
+	struct db_args d = { 0 };
 	struct symbolise_opts so = { 0 };
-	const char *cache_opt = NULL;
-	bool no_cache = false;
-	char *cache_dir;
-	const char *boot_arg = NULL;
+	struct sym_args sa = { 0 };
 	int64_t show_id = 0;
 	int c, i, ret;
 
 	cli_init(argv[0], usage_line);
-	while ((c = getopt_long(argc, argv, "jplt:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, OUT_SHORTOPTS "lt:h", longopts,
+				NULL)) != -1) {
 		switch (c) {
-		case 'p':
-			o.pretty = true;
-			/* fall through */
-		case 'j':
-			json = true;
-			break;
 		case 'l':
 			list = true;
 			break;
@@ -355,12 +345,6 @@ int main(int argc, char **argv)
 			o.syzbot_title = !strcmp(optarg, "syzbot");
 			title = true;
 			break;
-		case 'D':
-			db = optarg;
-			break;
-		case 'B':
-			boot_arg = optarg;
-			break;
 		case 'S':
 			if (parse_id(optarg, &show_id)) {
 				error("invalid --show '%s': expected a positive id",
@@ -370,19 +354,6 @@ int main(int argc, char **argv)
 			break;
 		case 'A':
 			all = true;
-			break;
-		case 'V':
-			so.vmlinux = optarg;
-			break;
-		case 'M':
-			so.modules_dir = optarg;
-			break;
-		case 'C':
-			cache_opt = optarg;
-			no_cache = false;
-			break;
-		case 'N':
-			no_cache = true;
 			break;
 		case 'P':
 			o.patch_dir = optarg;
@@ -397,12 +368,17 @@ int main(int argc, char **argv)
 			print_help();
 			return cli_help_done();
 		default:
+			if (sym_args_parse(&sa, c, optarg) ||
+			    db_args_parse(&d, c, optarg) ||
+			    out_args_parse(&out, c))
+				break;
 			return cli_usage();
 		}
 	}
-	if (json && list)
+	o.pretty = out.pretty;
+	if (out.json && list)
 		return cli_usage_error("cannot use --json and --list together");
-	if (json && title)
+	if (out.json && title)
 		return cli_usage_error("--title applies to text and --list: --json carries both title and syzbot_title");
 	if (o.advise && list)
 		return cli_usage_error("cannot use --advise with --list");
@@ -425,27 +401,23 @@ int main(int argc, char **argv)
 			len--;
 		o.patch_dir_len = (int)len;
 	}
-	if (db && (so.vmlinux || so.modules_dir))
+	if (d.db && sym_args_any(&sa))
 		return cli_usage_error("--vmlinux and --modules apply to log files, not --db "
 				       "(lockdep-collect --db symbolises what it stores)");
-	if (db)
-		return report_db(db, boot_arg, all, show_id, list, json, &o,
+	if (d.db)
+		return report_db(d.db, d.boot, all, show_id, list, out.json, &o,
 				 argc - optind);
-	if (boot_arg || all || show_id)
+	if (d.boot || all || show_id)
 		return cli_usage_error("--boot, --all and --show need --db");
 	if (optind == argc)
 		return cli_usage_error("no input file (use '-' for standard input)");
-	if (so.vmlinux || so.modules_dir) {
-		so.vmlinux_required = true;
-		cache_dir = no_cache ? NULL : symbolise_cache_dir(cache_opt);
-		so.cache_dir = cache_dir;
-		o.sym = symboliser_new(&so);
-		free(cache_dir);
+	if (sym_args_any(&sa)) {
+		o.sym = sym_args_open(&sa, &so);
 		if (!o.sym)
 			return EXIT_FATAL;
 	}
-	o.output = json ? OUT_JSON : list ? OUT_LIST : OUT_PLAIN;
-	if (json) {
+	o.output = out.json ? OUT_JSON : list ? OUT_LIST : OUT_PLAIN;
+	if (out.json) {
 		o.json = jsonw_new(stdout, o.pretty);
 		jsonw_start_array(o.json);
 	}
@@ -467,7 +439,7 @@ int main(int argc, char **argv)
 		strbuf_release(&sb);
 		symboliser_free(o.sym);
 	}
-	if (json) {
+	if (out.json) {
 		jsonw_end_array(o.json);
 		jsonw_destroy(&o.json);
 	}
