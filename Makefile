@@ -18,22 +18,31 @@ export BUILD
 KERNEL_SOURCE ?= linux-source-6.1
 KTREE := $(BUILD)/linux$(if $(filter-out linux-source-6.1,$(KERNEL_SOURCE)),-$(KERNEL_SOURCE:linux-source-%=%))
 
-# Debian packages the build and the tests need; 'make deps' installs the
-# missing ones and does nothing when all are there.
-DEB_PACKAGES := gcc make binutils git xz-utils flex bison bc libssl-dev \
-	libelf-dev libdw-dev kmod ccache linux-source-6.1 linux-source-6.12 qemu-system-x86 \
-	busybox-static cpio libsqlite3-dev sqlite3 zlib1g-dev libcmocka-dev graphviz groff \
+# Debian packages by need. 'make deps-tools' installs what the tools
+# build with (make tools: a compiler and the -dev packages of SQLite,
+# elfutils, zlib and libiberty); 'make deps' those and everything else
+# the kernel, the guest, the tests and the explorer's check need (make
+# check, make demo). Each installs only the missing ones and does
+# nothing when all are there.
+DEB_TOOLS := gcc make libc6-dev libsqlite3-dev libdw-dev libelf-dev zlib1g-dev \
+	libiberty-dev xxd
+DEB_PACKAGES := $(DEB_TOOLS) binutils git xz-utils flex bison bc libssl-dev \
+	kmod ccache linux-source-6.1 linux-source-6.12 qemu-system-x86 \
+	busybox-static cpio sqlite3 libcmocka-dev graphviz groff \
 	libxml2-utils clang python3-ply python3-git time llvm \
-	e2fsprogs stress-ng rsync libiberty-dev btrfs-progs xxd chromium shellcheck
+	e2fsprogs stress-ng rsync btrfs-progs chromium shellcheck
 
 APPEND ?=
 
 all: tools
 
 deps: $(BUILD)/.deps-ok
+deps-tools: $(BUILD)/.deps-tools-ok
 
-$(BUILD)/.deps-ok: Makefile
-	@missing=$$(for p in $(DEB_PACKAGES); do \
+$(BUILD)/.deps-ok: PACKAGES = $(DEB_PACKAGES)
+$(BUILD)/.deps-tools-ok: PACKAGES = $(DEB_TOOLS)
+$(BUILD)/.deps-ok $(BUILD)/.deps-tools-ok: Makefile
+	@missing=$$(for p in $(PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 			grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -48,7 +57,7 @@ $(BUILD)/.deps-ok: Makefile
 kernel: deps
 	@vm/kernel.sh all
 
-tools: deps
+tools: deps-tools
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) -j$$(nproc)
 
 initramfs: kernel tools
@@ -82,14 +91,14 @@ ifneq ($(KERNEL_IMAGE),)
 VM_ENV = VM_KERNEL=$(abspath $(KERNEL_IMAGE)) VM_INITRD=$(BUILD)/image/initramfs.cpio.gz \
 	VM_MODULES=$(if $(MODULES),$(abspath $(MODULES)),$(BUILD)/image/no-modules)
 VM_PREP = $(VM_ENV) $(MODULES_ENV) vm/initramfs.sh
-VM_DEPS = tools
+VM_DEPS = deps tools
 VM_SYMS = $(if $(VMLINUX),--vmlinux $(abspath $(VMLINUX)),$(if $(DEBUG_DIR),--debug-dir $(abspath $(DEBUG_DIR))))
 else ifneq ($(KERNEL_TREE),)
 TREE_OUT = $(BUILD)/tree/$(notdir $(abspath $(KERNEL_TREE)))
 VM_ENV = VM_KERNEL=$(TREE_OUT)/obj/arch/x86/boot/bzImage \
 	VM_MODULES=$(TREE_OUT)/modules VM_INITRD=$(TREE_OUT)/initramfs.cpio.gz
 VM_PREP = $(MODULES_ENV) vm/kernel-tree.sh $(KERNEL_TREE)
-VM_DEPS = tools
+VM_DEPS = deps tools
 VM_SYMS = --vmlinux $(TREE_OUT)/obj/vmlinux --modules $(TREE_OUT)/obj
 else
 VM_PREP = :
@@ -141,7 +150,8 @@ check-unit: kernel
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) -j$$(nproc) check-unit
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD)/san SANITIZE=1 -j$$(nproc) check-unit
 
-# t7000 reads the kernel's vmlinux (a skip without it fails run-tap.sh).
+# t7000 reads the kernel's vmlinux (a skip without it fails run-tap.sh);
+# kernel brings every package (deps).
 check-tools: tools kernel
 	@tests/run-tap.sh lockdep-tools/tests/t/t*.sh
 
@@ -212,13 +222,13 @@ CHECK_KASAN_TESTS := vm/tests/t0720-kasan.sh vm/tests/t0710-report-console.sh
 # btrfs disk made on the host, through make vm-boot: t1000, which
 # check-boot runs too (skipped, said why, when the package cannot be
 # fetched).
-check-distro: tools
+check-distro: deps tools
 	@tests/run-tap.sh vm/tests/t1000-distro-kernel.sh
 
 # make vm-boot KERNEL_TREE= on Debian's linux-source-6.1 tarball unpacked
 # and configured in place (build/src/, made by the test): t1100, a kernel
 # build with lockdep's config at -j2 (JOBS), so not in check.
-check-tree: tools
+check-tree: deps tools
 	@TREE_TEST=$${TREE_TEST:-$(BUILD)/src/linux-source-6.1} \
 		tests/run-tap.sh vm/tests/t1100-kernel-tree.sh
 
@@ -274,7 +284,7 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps kernel kernel-plain tools initramfs initramfs-plain vm-boot demo install \
+.PHONY: all deps deps-tools kernel kernel-plain tools initramfs initramfs-plain vm-boot demo install \
 	export-patches check bench check-shell check-patches check-unit check-tools check-fuzz fuzz-long check-boot \
 	check-bench check-mutate check-steps check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
 	check-kasan check-distro check-tree clean distclean

@@ -37,10 +37,10 @@ mutation irq-inversion-type parse/klog-header.c \
 	t4000 t4004
 # an exit status lockdep-graph(1) promises: 2 when the output cannot be
 # written
-mutation graph-write-exit graph/lockdep-graph.c \
+mutation graph-write-exit builtin/lockdep-graph.c \
 	'/if (close_output(o, out, pid, wr))/{n;s/goto out;/{ ret = EXIT_OK; goto out; }/}' t8000
 # a --fail-on combination: new-report replaces the conditions before it
-mutation fail-on-combination diff/lockdep-diff.c \
+mutation fail-on-combination builtin/lockdep-diff.c \
 	's/f->conditions |= DIFF_FAIL_NEW_REPORT;/f->conditions = DIFF_FAIL_NEW_REPORT;/' t9000
 # a database migration step: version 5 leaves the old boots without a uuid
 mutation migration-uuid store/schema.c \
@@ -51,7 +51,7 @@ mutation inline-call-line symbolise/dwarf-lines.c \
 	's/lineno = name ? call_line(&die) : 0;/lineno = name ? (call_line(\&die), lineno) : 0;/' t7000
 # a tool exiting 0 where it should exit 1: lockdep-report with one input
 # missing among good ones
-mutation report-missing-input-exit report/lockdep-report.c \
+mutation report-missing-input-exit builtin/lockdep-report.c \
 	's/return cli_exit(failed || read_in_part/return cli_exit(read_in_part/' t4001
 # a report line dropped: the message line of the plain text
 mutation report-message-line report/report-plain.c \

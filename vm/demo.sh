@@ -70,12 +70,14 @@ grep -q '^advice: real deadlock' "$out/advice-abba.txt" &&
 	{ echo "demo: error: the abba boot was not advised a real deadlock (see $out/advice-abba.txt)" >&2; exit 1; }
 grep -q '^  patch:' "$out/advice-i-mutex.txt" ||
 	{ echo "demo: error: no patch advised for i-mutex (see $out/advice-i-mutex.txt)" >&2; exit 1; }
-# counts LABEL: the boot's classes, dependencies and chains as its
-# /proc/lockdep_stats gave them
+# counts LABEL: the boot's classes and chains as its /proc/lockdep_stats
+# gave them, and its dependencies (A -> B pairs) as the database, the
+# graph and the explorer count them: lockdep_stats' "direct dependencies"
+# counts each one twice (it is on A's list after and on B's list before)
 counts() {
 	sqlite3 -separator ' ' "$db" "SELECT
 		max(CASE s.name WHEN 'lock-classes' THEN s.value END),
-		max(CASE s.name WHEN 'direct dependencies' THEN s.value END),
+		(SELECT count(*) FROM dependencies d WHERE d.boot_id = b.id),
 		max(CASE s.name WHEN 'dependency chains' THEN s.value END)
 		FROM stats s JOIN boots b ON b.id = s.boot_id WHERE b.label = '$1'"
 }
@@ -92,7 +94,7 @@ demo: diff ab ba:   ${out#"$TOP"/}/diff-ab-ba.txt
 demo: advice abba:  ${out#"$TOP"/}/advice-abba.txt   ($(sed -n 's/^advice: //p' "$out/advice-abba.txt" | head -1))
 demo: advice i-mutex: ${out#"$TOP"/}/advice-i-mutex.txt   ($(sed -n 's/^advice: //p' "$out/advice-i-mutex.txt" | head -1); with its patch:)
 $(sed -n '/^  patch:$/,$p' "$out/advice-i-mutex.txt" | tail -n +2 | sed 's/^/    /')
-demo: workload:     all.sh on 2 CPUs: $wc classes, $wd dependencies, $wch chains; the idle boot: $ic, $id, $ich
+demo: workload:     all.sh on 2 CPUs: $wc classes, $wd dependencies (A -> B), $wch chains; the idle boot: $ic, $id, $ich
                     ($("$bin/lockdep-report" --db "$db" --boot 6 --list | wc -l) reports; output: build/vm/demo-workload/raw/workload.out)
 demo: console logs: build/vm/demo-{abba,ab,ba,i-mutex,idle,workload}/console.log, raw files in build/vm/demo-*/raw/
 MSG

@@ -2,73 +2,34 @@
 /*
  * The small half of a diff (diff.h): each boot's row, /proc/lockdep_stats,
  * the self-test cells and the reports by dedup key, read with one query
- * per table and side and matched by key. These tables hold hundreds of
- * rows, so a key is matched by a linear search over the rows read so
- * far; the lock graph, which can hold millions, is diff.c's.
+ * per table and side (store/store-tables.h) and matched by key. These
+ * tables hold hundreds of rows, so a key is matched by a linear search
+ * over the rows read so far; the lock graph, which can hold millions, is
+ * diff.c's.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "diff/diff.h"
-#include "store/store-int.h"
-#include "util/cli.h"
+#include "store/store-tables.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
-static char *col_dup(sqlite3_stmt *s, int i)
+/* The row functions' data: the diff and the side being read. */
+struct side {
+	struct diff *d;
+	int side;
+};
+
+static int stat_row(const struct store_stat_row *row, void *data)
 {
-	const unsigned char *t = sqlite3_column_text(s, i);
-
-	return t ? xstrdup((const char *)t) : NULL;
-}
-
-static const char *col_str(sqlite3_stmt *s, int i)
-{
-	const unsigned char *t = sqlite3_column_text(s, i);
-
-	return t ? (const char *)t : "";
-}
-
-/*
- * Run @sql with ?1 = the boot's id, calling @row for each row; 0 or -1
- * after printing the error against the boot's database.
- */
-static int each_row(struct diff *d, int side, const char *sql,
-		    void (*row)(struct diff *d, int side, sqlite3_stmt *s))
-{
-	struct diff_boot *b = &d->boot[side];
-	sqlite3_stmt *s;
-	int rc;
-
-	if (sqlite3_prepare_v2(b->st->db, sql, -1, &s, NULL) != SQLITE_OK)
-		return store_fail(b->st, "unable to read");
-	sqlite3_bind_int64(s, 1, b->id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		row(d, side, s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_fail(b->st, "unable to read");
-	return 0;
-}
-
-static void boot_row(struct diff *d, int side, sqlite3_stmt *s)
-{
-	struct diff_boot *b = &d->boot[side];
-
-	b->label = col_dup(s, 0);
-	b->kernel_release = col_dup(s, 1);
-	b->build_id = col_dup(s, 2);
-	b->completeness = col_dup(s, 3);
-}
-
-static void stat_row(struct diff *d, int side, sqlite3_stmt *s)
-{
-	const char *name = col_str(s, 0);
+	struct side *sd = data;
+	struct diff *d = sd->d;
 	struct diff_stat *st = NULL;
 	size_t i;
 
 	for (i = 0; i < d->nr_stats; i++)
-		if (!strcmp(d->stats[i].name, name)) {
+		if (!strcmp(d->stats[i].name, row->name)) {
 			st = &d->stats[i];
 			break;
 		}
@@ -76,30 +37,31 @@ static void stat_row(struct diff *d, int side, sqlite3_stmt *s)
 		ALLOC_GROW(d->stats, d->nr_stats + 1, d->alloc_stats);
 		st = &d->stats[d->nr_stats++];
 		memset(st, 0, sizeof(*st));
-		st->name = xstrdup(name);
+		st->name = xstrdup(row->name);
 	}
-	if (st->has[side])
-		return;		/* a name printed twice: the first counts */
-	st->has[side] = true;
-	st->value[side] = (unsigned long long)sqlite3_column_int64(s, 1);
+	if (st->has[sd->side])
+		return 0;	/* a name printed twice: the first counts */
+	st->has[sd->side] = true;
+	st->value[sd->side] = row->value;
 	/* B's limit wins: B is read first */
-	if (sqlite3_column_type(s, 2) != SQLITE_NULL && !st->has_max) {
+	if (row->has_max && !st->has_max) {
 		st->has_max = true;
-		st->max = (unsigned long long)sqlite3_column_int64(s, 2);
+		st->max = row->max;
 	}
+	return 0;
 }
 
-static void selftest_row(struct diff *d, int side, sqlite3_stmt *s)
+static int selftest_row(const struct store_selftest_row *row, void *data)
 {
-	const char *sec = col_str(s, 0), *test = col_str(s, 1);
-	const char *var = col_str(s, 2);
+	struct side *sd = data;
+	struct diff *d = sd->d;
 	struct diff_selftest *c = NULL;
 	size_t i;
 
 	for (i = 0; i < d->nr_selftest; i++)
-		if (!strcmp(d->selftest[i].section, sec) &&
-		    !strcmp(d->selftest[i].test, test) &&
-		    !strcmp(d->selftest[i].variant, var)) {
+		if (!strcmp(d->selftest[i].section, row->section) &&
+		    !strcmp(d->selftest[i].test, row->test) &&
+		    !strcmp(d->selftest[i].variant, row->variant)) {
 			c = &d->selftest[i];
 			break;
 		}
@@ -107,22 +69,24 @@ static void selftest_row(struct diff *d, int side, sqlite3_stmt *s)
 		ALLOC_GROW(d->selftest, d->nr_selftest + 1, d->alloc_selftest);
 		c = &d->selftest[d->nr_selftest++];
 		memset(c, 0, sizeof(*c));
-		c->section = xstrdup(sec);
-		c->test = xstrdup(test);
-		c->variant = xstrdup(var);
+		c->section = xstrdup(row->section);
+		c->test = xstrdup(row->test);
+		c->variant = xstrdup(row->variant);
 	}
-	if (!c->result[side])
-		c->result[side] = col_dup(s, 3);
+	if (!c->result[sd->side] && row->result)
+		c->result[sd->side] = xstrdup(row->result);
+	return 0;
 }
 
-static void report_row(struct diff *d, int side, sqlite3_stmt *s)
+static int report_row(const struct store_report_key_row *row, void *data)
 {
-	const char *key = col_str(s, 0);
+	struct side *sd = data;
+	struct diff *d = sd->d;
 	struct diff_report *r = NULL;
 	size_t i;
 
 	for (i = 0; i < d->nr_reports; i++)
-		if (!strcmp(d->reports[i].dedup_key, key)) {
+		if (!strcmp(d->reports[i].dedup_key, row->dedup_key)) {
 			r = &d->reports[i];
 			break;
 		}
@@ -130,23 +94,31 @@ static void report_row(struct diff *d, int side, sqlite3_stmt *s)
 		ALLOC_GROW(d->reports, d->nr_reports + 1, d->alloc_reports);
 		r = &d->reports[d->nr_reports++];
 		memset(r, 0, sizeof(*r));
-		r->dedup_key = xstrdup(key);
-		r->type = col_dup(s, 1);
-		r->title = col_dup(s, 2);
+		r->dedup_key = xstrdup(row->dedup_key);
+		r->type = row->type ? xstrdup(row->type) : NULL;
+		r->title = row->title ? xstrdup(row->title) : NULL;
 	}
-	r->count[side] += (unsigned int)sqlite3_column_int64(s, 3);
+	r->count[sd->side] += row->count;
+	return 0;
 }
 
 static int load_boot(struct diff *d, int side)
 {
 	struct diff_boot *b = &d->boot[side];
+	struct store_boot_info info;
 	int ret;
 
-	if (each_row(d, side, "SELECT label, kernel_release, build_id,"
-		     " completeness FROM boots WHERE id = ?1", boot_row))
+	ret = store_boot_info(b->st, b->id, &info);
+	if (ret < 0)
 		return -1;
-	if (!b->completeness)
+	if (!ret || !info.completeness) {
+		store_boot_info_release(&info);
 		return error("no boot %lld in '%s'", (long long)b->id, b->db);
+	}
+	b->label = info.label;		/* taken over */
+	b->kernel_release = info.kernel_release;
+	b->build_id = info.build_id;
+	b->completeness = info.completeness;
 	ret = store_workload_load(b->st, b->id, &b->workload);
 	b->has_workload = ret > 0;
 	return ret < 0 ? -1 : 0;
@@ -154,67 +126,30 @@ static int load_boot(struct diff *d, int side)
 
 int diff_load_tables(struct diff *d)
 {
-	static const char *const stats_sql =
-		"SELECT name, value, max FROM stats WHERE boot_id = ?1"
-		" ORDER BY idx";
-	static const char *const selftest_sql =
-		"SELECT section, test, variant, result FROM selftest"
-		" WHERE boot_id = ?1 ORDER BY idx";
-	static const char *const reports_sql =
-		"SELECT dedup_key, type, title, count(*) FROM reports"
-		" WHERE boot_id = ?1 GROUP BY dedup_key ORDER BY min(seq)";
-	struct diff_boot *a = &d->boot[DIFF_A];
-	int64_t last = a->id;
+	struct side sd = { .d = d };
 	size_t i;
-	int side, ret = 0;
+	int ret = 0;
 
 	if (load_boot(d, DIFF_A) || load_boot(d, DIFF_B))
 		return -1;
 	/* B first: its order and its limits are the ones shown */
-	for (side = DIFF_B; side >= DIFF_A; side--)
-		if (each_row(d, side, stats_sql, stat_row) ||
-		    each_row(d, side, selftest_sql, selftest_row))
+	for (sd.side = DIFF_B; sd.side >= DIFF_A; sd.side--)
+		if (store_stat_foreach(d->boot[sd.side].st, d->boot[sd.side].id,
+				       stat_row, &sd) ||
+		    store_selftest_foreach(d->boot[sd.side].st,
+					   d->boot[sd.side].id,
+					   selftest_row, &sd))
 			return -1;
 	/* a report of any baseline boot is not new */
-	if (each_row(d, DIFF_B, reports_sql, report_row))
+	sd.side = DIFF_B;
+	if (store_report_key_foreach(d->boot[DIFF_B].st, d->boot[DIFF_B].id,
+				     report_row, &sd))
 		return -1;
-	for (i = 0; i < d->nr_base && !ret; i++) {
-		a->id = d->base_ids[i];
-		ret = each_row(d, DIFF_A, reports_sql, report_row);
-	}
-	a->id = last;
+	sd.side = DIFF_A;
+	for (i = 0; i < d->nr_base && !ret; i++)
+		ret = store_report_key_foreach(d->boot[DIFF_A].st,
+					       d->base_ids[i], report_row, &sd);
 	return ret;
-}
-
-int diff_resolve_boot(struct store *st, const char *db, const char *spec,
-		      int64_t *id)
-{
-	sqlite3_stmt *s;
-	unsigned long long v;
-	int rc;
-
-	/* an id is digits alone: "+1", " 1" or an id past 2^63 are labels */
-	if (!cli_parse_uint(spec, INT64_MAX, &v) && v > 0) {
-		rc = store_boot_exists(st, (int64_t)v);
-		if (rc < 0)
-			return -1;
-		if (!rc)
-			return error("no boot %llu in '%s'", v, db);
-		*id = (int64_t)v;
-		return 0;
-	}
-	if (sqlite3_prepare_v2(st->db, "SELECT max(id) FROM boots WHERE label = ?",
-			       -1, &s, NULL) != SQLITE_OK)
-		return store_fail(st, "unable to read");
-	sqlite3_bind_text(s, 1, spec, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	*id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW)
-		return store_fail(st, "unable to read");
-	if (!*id)
-		return error("no boot with id or label '%s' in '%s'", spec, db);
-	return 0;
 }
 
 double diff_stat_headroom(const struct diff_stat *s)

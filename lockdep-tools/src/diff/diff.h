@@ -170,13 +170,6 @@ int diff_compute(struct diff *d, struct store *a, const char *a_db,
 		 const char *b_db, int64_t b_id, const struct diff_opts *opts);
 void diff_release(struct diff *d);
 
-/*
- * Boot @spec of @st: a decimal id, or a label (the newest boot with that
- * label). 0 with *@id set, or -1 after an error naming @db.
- */
-int diff_resolve_boot(struct store *st, const char *db, const char *spec,
-		      int64_t *id);
-
 /* Per-side: did the side have node @n / edge @e? */
 static inline bool diff_node_in(const struct diff *d, uint32_t n, int side)
 {

@@ -19,14 +19,14 @@
 #include "graph/graph.h"
 #include "parse/report.h"
 #include "util/hash.h"
+#include "util/hindex.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
 #include "util/xalloc.h"
 
 struct graph_map {
-	uint64_t *slots;	/* the key's hash << 32 | node + 1; 0 empty */
+	struct hindex index;	/* merge key -> node */
 	const char **keys;	/* per node, the merge key (in the pool) */
-	size_t cap;		/* a power of two */
 	char **chunks;		/* the pool: names and keys, never moved */
 	size_t nr_chunks, alloc_chunks;
 	char *free;		/* the unused tail of the last chunk */
@@ -60,8 +60,7 @@ struct graph *graph_new(void)
 	struct graph *g = xcalloc(1, sizeof(*g));
 
 	g->map = xcalloc(1, sizeof(*g->map));
-	g->map->cap = 1024;
-	g->map->slots = xcalloc(g->map->cap, sizeof(*g->map->slots));
+	hindex_reserve(&g->map->index, 512);
 	return g;
 }
 
@@ -75,7 +74,7 @@ static void map_free(struct graph *g)
 		free(g->map->chunks[i]);
 	free(g->map->chunks);
 	free(g->map->keys);
-	free(g->map->slots);
+	hindex_release(&g->map->index);
 	free(g->map);
 	g->map = NULL;
 }
@@ -109,39 +108,6 @@ int graph_add_boot(struct graph *g, int64_t id, const char *label)
 	g->boots[g->nr_boots].no_lockdep = false;
 	g->boots[g->nr_boots].nr_ambiguous = 0;
 	return (int)g->nr_boots++;
-}
-
-/*
- * The slot of @key (hash @h), or the empty slot it would take. A slot
- * keeps the key's hash, so a probe reads a key only when the hashes
- * match and growing the table reads none.
- */
-static uint64_t *map_slot(struct graph_map *m, const char *key, uint32_t h)
-{
-	size_t i = h & (m->cap - 1);
-
-	while (m->slots[i] && ((uint32_t)(m->slots[i] >> 32) != h ||
-			       strcmp(m->keys[(uint32_t)m->slots[i] - 1], key)))
-		i = (i + 1) & (m->cap - 1);
-	return &m->slots[i];
-}
-
-static void map_grow(struct graph_map *m)
-{
-	uint64_t *old = m->slots;
-	size_t i, k, old_cap = m->cap;
-
-	m->cap *= 2;
-	m->slots = xcalloc(m->cap, sizeof(*m->slots));
-	for (i = 0; i < old_cap; i++) {
-		if (!old[i])
-			continue;
-		for (k = (old[i] >> 32) & (m->cap - 1); m->slots[k];
-		     k = (k + 1) & (m->cap - 1))
-			;
-		m->slots[k] = old[i];
-	}
-	free(old);
 }
 
 /* A new node named @name of merge key @key (in the pool already). */
@@ -195,24 +161,23 @@ static uint32_t count_node(struct graph *g, struct graph_node *n,
 uint32_t graph_add_node(struct graph *g, const char *key, const char *name,
 			unsigned int usage_bits, int boot)
 {
+	struct hindex_probe p;
 	struct graph_node *n;
-	uint64_t *slot;
-	uint32_t h;
+	uint64_t h;
+	uint32_t i;
 	char *k;
 
 	assert(!g->unkeyed);
 	if (!key)
 		key = name;
-	h = (uint32_t)str_hash(key);
-	slot = map_slot(g->map, key, h);
-	if (*slot)
-		return count_node(g, &g->nodes[(uint32_t)*slot - 1],
-				  usage_bits, boot);
+	h = str_hash(key);
+	for (i = hindex_first(&g->map->index, h, &p); i != HINDEX_NONE;
+	     i = hindex_next(&g->map->index, &p))
+		if (!strcmp(g->map->keys[i], key))
+			return count_node(g, &g->nodes[i], usage_bits, boot);
 	k = pool_add(g->map, key);
 	n = new_node(g, k, strcmp(key, name) ? pool_add(g->map, name) : k);
-	*slot = (uint64_t)h << 32 | (uint32_t)g->nr_nodes;
-	if (g->nr_nodes * 2 > g->map->cap)
-		map_grow(g->map);
+	hindex_add(&g->map->index, h, (uint32_t)(g->nr_nodes - 1));
 	return count_node(g, n, usage_bits, boot);
 }
 

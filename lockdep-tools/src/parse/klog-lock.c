@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "parse/klog-shapes.h"
+#include "parse/proc-line.h"
 #include "util/xalloc.h"
 
 static bool usage_char(int c)
@@ -62,27 +63,12 @@ unsigned int klog_decode_usage(const char *usage, size_t len, bool legacy)
 	return bits;
 }
 
-/* Strip a trailing "<sep>digits" from name[0..*n); returns the number. */
-static unsigned int strip_suffix(const char *name, size_t *n, char sep)
-{
-	size_t i = *n;
-
-	while (i && isdigit((unsigned char)name[i - 1]))
-		i--;
-	if (i == *n || i < 2 || name[i - 1] != sep || i - 1 == 0)
-		return 0;
-	*n = i - 1;
-	return (unsigned int)strtoul(name + i, NULL, 10);
-}
-
+/* The /proc rule (proc_split_name()): the class identity follows it. */
 void klog_split_lock_name(const char *name, char **class_name,
 			  unsigned int *version, unsigned int *subclass)
 {
-	size_t n = strlen(name);
-
-	*subclass = strip_suffix(name, &n, '/');
-	*version = strip_suffix(name, &n, '#');
-	*class_name = xstrndup(name, n);
+	*class_name = xstrndup(name, proc_split_name(name, strlen(name),
+						     version, subclass));
 }
 
 bool klog_parse_lock(const char *s, struct ldr_lock *l, bool legacy,

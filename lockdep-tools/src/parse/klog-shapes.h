@@ -64,7 +64,7 @@ bool klog_parse_lock(const char *s, struct ldr_lock *l, bool legacy,
  */
 unsigned int klog_decode_usage(const char *usage, size_t len, bool legacy);
 
-/* Split "name#3/1" into class name, version and subclass. */
+/* Split "name#3/1" by proc_split_name(), the class name a new string. */
 void klog_split_lock_name(const char *name, char **class_name,
 			  unsigned int *version, unsigned int *subclass);
 

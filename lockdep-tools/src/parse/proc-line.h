@@ -70,7 +70,10 @@ bool proc_eat_ptr(const char **p, const char *end, unsigned long long *v,
 
 /*
  * Split name[0..len) = class[#version][/subclass]: returns the class
- * length and fills version and subclass (0 when absent).
+ * length and fills version and subclass (0 when absent). The one lock-name
+ * splitter, for logs as for /proc (the class identity follows it,
+ * store/identity.h): a suffix is 1 to 9 digits with something before its
+ * separator; a longer run of digits is part of the name.
  */
 size_t proc_split_name(const char *name, size_t len, unsigned int *version,
 		       unsigned int *subclass);

@@ -63,6 +63,7 @@
 #include <string.h>
 
 #include "parse/report.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -920,7 +921,6 @@ static bool leading_role(enum ldr_role role)
 static void make_dedup_key(struct ldr_report *r)
 {
 	struct strbuf sb = STRBUF_INIT;
-	unsigned long long h = 0xcbf29ce484222325ULL;
 	char buf[17];
 	size_t i, n = 0;
 
@@ -941,11 +941,8 @@ static void make_dedup_key(struct ldr_report *r)
 		strbuf_addch(&sb, '\n');
 		strbuf_addstr(&sb, r->title);
 	}
-	for (i = 0; i < sb.len; i++) {
-		h ^= (unsigned char)sb.buf[i];
-		h *= 0x100000001b3ULL;
-	}
-	snprintf(buf, sizeof(buf), "%016llx", h);
+	snprintf(buf, sizeof(buf), "%016llx",
+		 (unsigned long long)fnv1a(sb.buf, sb.len));
 	free(r->dedup_key);
 	r->dedup_key = xstrdup(buf);
 	strbuf_release(&sb);

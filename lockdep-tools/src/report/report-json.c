@@ -1,14 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * JSON printer: one object per report with every parsed field. The keys
- * are documented in lockdep-report(1); absent optional values are null,
- * absent frame details are left out.
+ * are documented in lockdep-report(1); absent optional values are null.
  */
 #include "report/report-print.h"
 
-void report_json_inlined(struct json_writer *w, const struct ldr_frame *f)
+/*
+ * The one JSON shape of a frame, lockdep-report's and lockdep-symbolise's
+ * (lockdep-report(1) documents it): every key always there, null for what
+ * is not known, so that a script reads both tools' frames alike.
+ */
+void report_json_frame(struct json_writer *w, const struct ldr_frame *f)
 {
-	jsonw_name(w, "inlined");
+	jsonw_start_object(w);
+	jsonw_string_field(w, "func", f->func);
+	jsonw_name(w, "off");
+	f->has_off ? jsonw_uint(w, f->off) : jsonw_null(w);
+	jsonw_name(w, "size");
+	f->has_off ? jsonw_uint(w, f->size) : jsonw_null(w);
+	jsonw_name(w, "addr");
+	f->has_addr ? jsonw_hex(w, f->addr) : jsonw_null(w);
+	jsonw_string_field(w, "module", f->module);
+	jsonw_string_field(w, "build_id", f->build_id);
+	jsonw_string_field(w, "file", f->file);
+	jsonw_name(w, "line");
+	f->file ? jsonw_uint(w, f->line) : jsonw_null(w);
+	jsonw_bool_field(w, "unreliable", f->unreliable);
+	jsonw_bool_field(w, "inline", f->inlined);
+	jsonw_name(w, "inlined");	/* innermost call first */
 	jsonw_start_array(w);
 	for (size_t i = 0; i < f->nr_inl; i++) {
 		jsonw_start_object(w);
@@ -18,30 +37,6 @@ void report_json_inlined(struct json_writer *w, const struct ldr_frame *f)
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
-}
-
-static void frame_json(struct json_writer *w, const struct ldr_frame *f)
-{
-	jsonw_start_object(w);
-	jsonw_string_field(w, "func", f->func);
-	if (f->has_off) {
-		jsonw_uint_field(w, "off", f->off);
-		jsonw_uint_field(w, "size", f->size);
-	}
-	if (f->has_addr)
-		jsonw_hex_field(w, "addr", f->addr);
-	if (f->module)
-		jsonw_string_field(w, "module", f->module);
-	if (f->build_id)
-		jsonw_string_field(w, "build_id", f->build_id);
-	if (f->file) {
-		jsonw_string_field(w, "file", f->file);
-		jsonw_uint_field(w, "line", f->line);
-	}
-	jsonw_bool_field(w, "unreliable", f->unreliable);
-	jsonw_bool_field(w, "inline", f->inlined);
-	if (f->nr_inl)		/* symbolised */
-		report_json_inlined(w, f);
 	jsonw_end_object(w);
 }
 
@@ -53,7 +48,7 @@ static void frames_json(struct json_writer *w, const char *name,
 	jsonw_name(w, name);
 	jsonw_start_array(w);
 	for (i = 0; fr && i < fr->nr; i++)
-		frame_json(w, &fr->v[i]);
+		report_json_frame(w, &fr->v[i]);
 	jsonw_end_array(w);
 }
 

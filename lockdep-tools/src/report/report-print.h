@@ -30,8 +30,8 @@ void report_print_json(struct json_writer *w, const struct ldr_report *r,
 /* A member @name: the array of strings v[0..n). */
 void report_json_strings(struct json_writer *w, const char *name,
 			 char *const *v, size_t n);
-/* A frame's "inlined" array: its inline chain, innermost call first. */
-void report_json_inlined(struct json_writer *w, const struct ldr_frame *f);
+/* One frame as JSON: the shape lockdep-symbolise --json writes too. */
+void report_json_frame(struct json_writer *w, const struct ldr_frame *f);
 void report_print_list(FILE *out, const struct ldr_report *r);
 
 /*

@@ -392,11 +392,6 @@ static int build(struct store *st, int64_t boot, struct strbuf *blob)
 	return rc;
 }
 
-static int exec(struct store *st, const char *sql)
-{
-	return sqlite3_exec(st->db, sql, NULL, NULL, NULL) ? -1 : 0;
-}
-
 int store_pack_write(struct store *st, int64_t boot)
 {
 	struct strbuf blob = STRBUF_INIT;
@@ -404,7 +399,7 @@ int store_pack_write(struct store *st, int64_t boot)
 	int rc;
 
 	/* a pack that cannot be written is declined, not the boot */
-	if (exec(st, "SAVEPOINT dep_pack"))
+	if (store_exec(st, "SAVEPOINT dep_pack", NULL))
 		goto failed;
 	rc = build(st, boot, &blob);
 	if (rc < 0 || sqlite3_prepare_v2(st->db, rc > 0 ?
@@ -424,7 +419,7 @@ int store_pack_write(struct store *st, int64_t boot)
 	/* not finalized again at failed: */
 	s = NULL;
 	strbuf_release(&blob);
-	if (exec(st, "RELEASE dep_pack"))
+	if (store_exec(st, "RELEASE dep_pack", NULL))
 		goto failed;
 	return 0;
 failed:
@@ -434,7 +429,8 @@ failed:
 	strbuf_release(&blob);
 	/* back to the savepoint: no pack; a transaction SQLite ended is lost */
 	if (sqlite3_get_autocommit(st->db) ||
-	    exec(st, "ROLLBACK TO dep_pack") || exec(st, "RELEASE dep_pack"))
+	    store_exec(st, "ROLLBACK TO dep_pack", NULL) ||
+	    store_exec(st, "RELEASE dep_pack", NULL))
 		return error("unable to write the dependencies of boot %" PRId64 " to '%s': its transaction ended",
 			     boot, store_path(st));
 	return 0;

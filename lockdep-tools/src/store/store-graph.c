@@ -14,6 +14,8 @@
 #include "store/store-int.h"
 #include "util/strbuf.h"
 #include "util/error.h"
+#include "util/hash.h"
+#include "util/hindex.h"
 #include "util/strset.h"
 #include "util/xalloc.h"
 
@@ -47,11 +49,6 @@ static sqlite3_stmt *prepare_in(struct store *st, const char *fmt,
 	return s;
 }
 
-static const char *col_text(sqlite3_stmt *s, int i)
-{
-	return (const char *)sqlite3_column_text(s, i);
-}
-
 /*
  * A class name or identity as C text. The stored bytes may hold a NUL
  * (lockdep-db(5)), which would end a C string early and make 'a\0x' and
@@ -59,7 +56,7 @@ static const char *col_text(sqlite3_stmt *s, int i)
  */
 static const char *col_name(sqlite3_stmt *s, int i, struct strbuf *sb)
 {
-	const char *t = col_text(s, i);
+	const char *t = store_col_text(s, i);
 	int k, n = sqlite3_column_bytes(s, i);
 
 	if (!t || !memchr(t, '\0', n))
@@ -72,14 +69,6 @@ static const char *col_name(sqlite3_stmt *s, int i, struct strbuf *sb)
 			strbuf_addstr(sb, "\\0");
 	}
 	return sb->buf;
-}
-
-static int finish(struct store *st, sqlite3_stmt *s, int rc, int ret)
-{
-	sqlite3_finalize(s);
-	if (!ret && rc != SQLITE_DONE)
-		return store_fail(st, "unable to read");
-	return ret;
 }
 
 int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
@@ -101,7 +90,7 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 		c.id = sqlite3_column_int64(s, 0);
 		c.boot_id = sqlite3_column_int64(s, 1);
 		c.name = col_name(s, 2, &name);
-		c.key = col_text(s, 3);
+		c.key = store_col_text(s, 3);
 		c.identity = col_name(s, 4, &identity);
 		c.usage_bits = (unsigned int)sqlite3_column_int64(s, 5);
 		if (!c.name)
@@ -110,7 +99,7 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 	}
 	strbuf_release(&name);
 	strbuf_release(&identity);
-	return finish(st, s, rc, ret);
+	return store_finish(st, s, rc, ret);
 }
 
 int store_graph_no_exports(struct store *st, const int64_t *boots, size_t nr,
@@ -132,7 +121,7 @@ int store_graph_no_exports(struct store *st, const int64_t *boots, size_t nr,
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
 		ret = fn(sqlite3_column_int64(s, 0),
 			 sqlite3_column_int(s, 1) != 0, data);
-	return finish(st, s, rc, ret);
+	return store_finish(st, s, rc, ret);
 }
 
 int store_graph_boot_classes(struct store *st, int64_t boot,
@@ -158,7 +147,7 @@ int store_graph_boot_classes(struct store *st, int64_t boot,
 		ret = fn(&c, data);
 	}
 	strbuf_release(&name);
-	return finish(st, s, rc, ret);
+	return store_finish(st, s, rc, ret);
 }
 
 int store_graph_shared_identities(struct store *st, const int64_t *boots,
@@ -187,7 +176,7 @@ int store_graph_shared_identities(struct store *st, const int64_t *boots,
 		return -1;
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		boot = sqlite3_column_int64(s, 0);
-		t = col_text(s, 1);
+		t = store_col_text(s, 1);
 		n = sqlite3_column_bytes(s, 1);
 		if (!t) {
 			have = false;	/* no identity: shared with none */
@@ -208,7 +197,7 @@ int store_graph_shared_identities(struct store *st, const int64_t *boots,
 	}
 	strbuf_release(&identity);
 	strbuf_release(&prev);
-	return finish(st, s, rc, ret);
+	return store_finish(st, s, rc, ret);
 }
 
 /*
@@ -216,61 +205,53 @@ int store_graph_shared_identities(struct store *st, const int64_t *boots,
  * per boot, read once, so that the million dependencies need no join.
  */
 struct trace_map {
-	int64_t *keys;		/* boot, id pairs; boot 0 for empty */
+	int64_t *keys;		/* boot, id pairs */
 	uint32_t *sites;	/* into @strs */
 	struct strset strs;
-	size_t nr, cap;		/* cap: a power of two */
+	size_t nr, alloc;
+	struct hindex index;
 };
 
-static size_t trace_slot(const struct trace_map *m, int64_t boot, int64_t id)
+static uint64_t trace_hash(int64_t boot, int64_t id)
 {
-	size_t i = ((uint64_t)boot * 0x9e3779b97f4a7c15ull ^
-		    (uint64_t)id * 0xc2b2ae3d27d4eb4full) & (m->cap - 1);
+	return u64_hash((uint64_t)boot ^ u64_hash((uint64_t)id));
+}
 
-	while (m->keys[2 * i] &&
-	       (m->keys[2 * i] != boot || m->keys[2 * i + 1] != id))
-		i = (i + 1) & (m->cap - 1);
+static uint32_t trace_find(const struct trace_map *m, int64_t boot,
+			   int64_t id)
+{
+	struct hindex_probe p;
+	uint32_t i;
+
+	for (i = hindex_first(&m->index, trace_hash(boot, id), &p);
+	     i != HINDEX_NONE; i = hindex_next(&m->index, &p))
+		if (m->keys[2 * i] == boot && m->keys[2 * i + 1] == id)
+			break;
 	return i;
 }
 
 static void trace_put(struct trace_map *m, int64_t boot, int64_t id,
 		      const char *site)
 {
-	int64_t *keys = m->keys;
-	uint32_t *sites = m->sites;
-	size_t i, k, old_cap = m->cap;
+	uint32_t i = trace_find(m, boot, id);
 
-	if ((m->nr + 1) * 2 > m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 1024;
-		m->keys = xcalloc(2 * m->cap, sizeof(*m->keys));
-		m->sites = xmalloc(m->cap * sizeof(*m->sites));
-		for (i = 0; i < old_cap; i++)
-			if (keys[2 * i]) {
-				k = trace_slot(m, keys[2 * i], keys[2 * i + 1]);
-				m->keys[2 * k] = keys[2 * i];
-				m->keys[2 * k + 1] = keys[2 * i + 1];
-				m->sites[k] = sites[i];
-			}
-		free(keys);
-		free(sites);
+	if (i == HINDEX_NONE) {
+		ALLOC_GROW(m->sites, m->nr + 1, m->alloc);
+		m->keys = xrealloc(m->keys, 2 * m->alloc * sizeof(*m->keys));
+		i = (uint32_t)m->nr++;
+		m->keys[2 * i] = boot;
+		m->keys[2 * i + 1] = id;
+		hindex_add(&m->index, trace_hash(boot, id), i);
 	}
-	i = trace_slot(m, boot, id);
-	if (!m->keys[2 * i])
-		m->nr++;
-	m->keys[2 * i] = boot;
-	m->keys[2 * i + 1] = id;
 	m->sites[i] = strset_add(&m->strs, site);
 }
 
 static const char *trace_get(const struct trace_map *m, int64_t boot,
 			     int64_t id)
 {
-	size_t i;
+	uint32_t i = trace_find(m, boot, id);
 
-	if (!m->nr)
-		return NULL;
-	i = trace_slot(m, boot, id);
-	return m->keys[2 * i] ? strset_str(&m->strs, m->sites[i]) : NULL;
+	return i != HINDEX_NONE ? strset_str(&m->strs, m->sites[i]) : NULL;
 }
 
 static void trace_map_release(struct trace_map *m)
@@ -278,6 +259,7 @@ static void trace_map_release(struct trace_map *m)
 	free(m->keys);
 	free(m->sites);
 	strset_release(&m->strs);
+	hindex_release(&m->index);
 }
 
 static int load_traces(struct store *st, const int64_t *boots, size_t nr,
@@ -292,8 +274,8 @@ static int load_traces(struct store *st, const int64_t *boots, size_t nr,
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
 		trace_put(m, sqlite3_column_int64(s, 0),
-			  sqlite3_column_int64(s, 1), col_text(s, 2));
-	return finish(st, s, rc, 0);
+			  sqlite3_column_int64(s, 1), store_col_text(s, 2));
+	return store_finish(st, s, rc, 0);
 }
 
 /* One boot's dependencies with their site from @traces, to @fn. */
@@ -572,7 +554,7 @@ int store_graph_sizes(struct store *st, const int64_t *boots, size_t nr,
 		}
 		sqlite3_blob_close(b);
 	}
-	return finish(st, s, rc, 0);
+	return store_finish(st, s, rc, 0);
 }
 
 static int deps_locked(struct store *st, const int64_t *boots, size_t nr,
@@ -614,14 +596,14 @@ static int deps_locked(struct store *st, const int64_t *boots, size_t nr,
 		d.to = sqlite3_column_int64(s, 1);
 		d.dep_bits = sqlite3_column_int(s, 2);
 		d.distance = sqlite3_column_int(s, 3);
-		d.trace = col_text(s, 4);
+		d.trace = store_col_text(s, 4);
 		if (!d.trace && traces.nr &&
 		    sqlite3_column_type(s, 5) != SQLITE_NULL)
 			d.trace = trace_get(&traces, d.boot_id,
 					    sqlite3_column_int64(s, 5));
 		ret = fn(&d, data);
 	}
-	ret = finish(st, s, rc, ret);
+	ret = store_finish(st, s, rc, ret);
 out:
 	free(rest);
 	trace_map_release(&traces);
@@ -660,12 +642,12 @@ int store_graph_report_boot(struct store *st, int64_t report_id,
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		*boot_id = sqlite3_column_int64(s, 0);
-		l = col_text(s, 1);
+		l = store_col_text(s, 1);
 		*label = l ? xstrdup(l) : NULL;
 		ret = 1;
 		rc = SQLITE_DONE;
 	}
-	return finish(st, s, rc, ret);
+	return store_finish(st, s, rc, ret);
 }
 
 int store_graph_chain_pairs(struct store *st, const int64_t *boots, size_t nr,
@@ -689,7 +671,7 @@ int store_graph_chain_pairs(struct store *st, const int64_t *boots, size_t nr,
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
 		ret = fn(sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1),
 			 (uint64_t)sqlite3_column_int64(s, 2), data);
-	return finish(st, s, rc, ret);
+	return store_finish(st, s, rc, ret);
 }
 
 /* ---- what the explorer shows beside the graph ---- */
@@ -771,7 +753,7 @@ int store_graph_dep_infos(struct store *st, const int64_t *boots, size_t nr,
 	}
 	strbuf_release(&from);
 	strbuf_release(&to);
-	return finish(st, s, rc, ret);
+	return store_finish(st, s, rc, ret);
 }
 
 int store_graph_frames(struct store *st, const int64_t *boots, size_t nr,
@@ -790,17 +772,17 @@ int store_graph_frames(struct store *st, const int64_t *boots, size_t nr,
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		f.boot_id = sqlite3_column_int64(s, 0);
 		f.trace_id = sqlite3_column_int64(s, 1);
-		f.addr = col_text(s, 2);
-		f.func = col_text(s, 3);
+		f.addr = store_col_text(s, 2);
+		f.func = store_col_text(s, 3);
 		f.off = col_int_or(s, 4, -1);
 		f.size = col_int_or(s, 5, -1);
-		f.file = col_text(s, 6);
+		f.file = store_col_text(s, 6);
 		f.line = col_int_or(s, 7, -1);
 		if (!f.addr)
 			f.addr = "";
 		ret = fn(&f, data);
 	}
-	return finish(st, s, rc, ret);
+	return store_finish(st, s, rc, ret);
 }
 
 int store_graph_report_locks(struct store *st, const int64_t *boots,
@@ -822,10 +804,10 @@ int store_graph_report_locks(struct store *st, const int64_t *boots,
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		l.report_id = sqlite3_column_int64(s, 0);
 		l.boot_id = sqlite3_column_int64(s, 1);
-		l.type = col_text(s, 2);
-		l.title = col_text(s, 3);
-		l.name = col_text(s, 4);
+		l.type = store_col_text(s, 2);
+		l.title = store_col_text(s, 3);
+		l.name = store_col_text(s, 4);
 		ret = fn(&l, data);
 	}
-	return finish(st, s, rc, ret);
+	return store_finish(st, s, rc, ret);
 }

@@ -79,6 +79,33 @@ sqlite3_stmt *store_stmt(struct store *st, enum store_stmt which);
 int store_query_boot(struct store *st, const char *sql, int64_t boot,
 		     int64_t *v, int n);
 
+/*
+ * The SQL helpers of every store file, once (store-sql.c). Readers:
+ *
+ *   if (store_prepare(st, sql, &s))
+ *           return -1;
+ *   while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
+ *           ret = ...store_col_text(s, 0)...;
+ *   return store_finish(st, s, rc, ret);
+ */
+/* Prepare @sql into *@s: 0, or -1 after printing "unable to read". */
+int store_prepare(struct store *st, const char *sql, sqlite3_stmt **s);
+/*
+ * Finalize a SELECT loop that ended with @rc: @ret if not 0 (the loop's
+ * own verdict), else 0, or -1 after printing "unable to read" unless the
+ * loop reached SQLITE_DONE.
+ */
+int store_finish(struct store *st, sqlite3_stmt *s, int rc, int ret);
+/* Column @i as text, NULL for NULL; valid until the next step. */
+const char *store_col_text(sqlite3_stmt *s, int i);
+/* ... as a copy the caller frees, NULL for NULL. */
+char *store_col_strdup(sqlite3_stmt *s, int i);
+/*
+ * Run @sql (no parameters, no rows): 0, or -1 after printing "unable to
+ * @what '@path': message" (printed by no one if @what is NULL).
+ */
+int store_exec(struct store *st, const char *sql, const char *what);
+
 /* Step @s to SQLITE_DONE; -1 after printing @what failed. */
 int store_step_done(struct store *st, sqlite3_stmt *s, const char *what);
 

@@ -23,12 +23,8 @@
 #include "store/store-int.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/hindex.h"
 #include "util/xalloc.h"
-
-struct class_slot {
-	char *ident;		/* "k<hex key>" or "n<name>" */
-	int64_t id;
-};
 
 struct pending_dep {
 	int64_t from;
@@ -36,8 +32,10 @@ struct pending_dep {
 };
 
 struct class_map {
-	struct class_slot *slots;
-	size_t nr, cap;		/* cap: a power of two */
+	char **idents;		/* "k<hex key>" or "n<name>" */
+	int64_t *ids;		/* each ident's classes row */
+	size_t nr, alloc;
+	struct hindex index;
 	struct pending_dep *deps;
 	size_t nr_deps, alloc_deps;
 };
@@ -65,53 +63,41 @@ static char *class_ident(bool has_key, unsigned long long key,
 	return s;
 }
 
-static struct class_slot *map_slot(struct class_map *m, const char *ident)
+/* The number of @ident (hash @h) in @m, or HINDEX_NONE. */
+static uint32_t map_find(const struct class_map *m, const char *ident,
+			 uint64_t h)
 {
-	size_t i = str_hash(ident) & (m->cap - 1);
+	struct hindex_probe p;
+	uint32_t i;
 
-	while (m->slots[i].ident && strcmp(m->slots[i].ident, ident))
-		i = (i + 1) & (m->cap - 1);
-	return &m->slots[i];
-}
-
-static void map_grow(struct class_map *m)
-{
-	struct class_slot *old = m->slots;
-	size_t i, cap = m->cap;
-
-	m->cap = cap ? cap * 2 : 1024;
-	m->slots = xcalloc(m->cap, sizeof(*m->slots));
-	for (i = 0; i < cap; i++)
-		if (old[i].ident)
-			*map_slot(m, old[i].ident) = old[i];
-	free(old);
+	for (i = hindex_first(&m->index, h, &p); i != HINDEX_NONE;
+	     i = hindex_next(&m->index, &p))
+		if (!strcmp(m->idents[i], ident))
+			break;
+	return i;
 }
 
 /* Takes @ident; the first class of an ident wins (keys are unique). */
 static void map_put(struct class_map *m, char *ident, int64_t id)
 {
-	struct class_slot *sl;
+	uint64_t h = str_hash(ident);
 
-	if ((m->nr + 1) * 2 > m->cap)
-		map_grow(m);
-	sl = map_slot(m, ident);
-	if (sl->ident) {
+	if (map_find(m, ident, h) != HINDEX_NONE) {
 		free(ident);
 		return;
 	}
-	sl->ident = ident;
-	sl->id = id;
-	m->nr++;
+	ALLOC_GROW(m->idents, m->nr + 1, m->alloc);
+	m->ids = xrealloc(m->ids, m->alloc * sizeof(*m->ids));
+	m->idents[m->nr] = ident;
+	m->ids[m->nr] = id;
+	hindex_add(&m->index, h, (uint32_t)m->nr++);
 }
 
 static int64_t map_get(struct class_map *m, const char *ident)
 {
-	struct class_slot *sl;
+	uint32_t i = map_find(m, ident, str_hash(ident));
 
-	if (!m->cap)
-		return 0;
-	sl = map_slot(m, ident);
-	return sl->ident ? sl->id : 0;
+	return i != HINDEX_NONE ? m->ids[i] : 0;
 }
 
 static struct class_map *classes(struct store *st)
@@ -128,11 +114,13 @@ void store_classes_reset(struct store *st)
 
 	if (!m)
 		return;
-	for (i = 0; i < m->cap; i++)
-		free(m->slots[i].ident);
+	for (i = 0; i < m->nr; i++)
+		free(m->idents[i]);
 	for (i = 0; i < m->nr_deps; i++)
 		free(m->deps[i].to);
-	free(m->slots);
+	free(m->idents);
+	free(m->ids);
+	hindex_release(&m->index);
 	free(m->deps);
 	free(m);
 	st->classes = NULL;

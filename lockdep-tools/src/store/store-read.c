@@ -17,18 +17,12 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
-static char *col_strdup(sqlite3_stmt *s, int i)
-{
-	const unsigned char *t = sqlite3_column_text(s, i);
-
-	return t ? xstrdup((const char *)t) : NULL;
-}
-
+/* Column @i as text, "" for NULL: what the report model's fields want. */
 static const char *col_text(sqlite3_stmt *s, int i)
 {
-	const unsigned char *t = sqlite3_column_text(s, i);
+	const char *t = store_col_text(s, i);
 
-	return t ? (const char *)t : "";
+	return t ? t : "";
 }
 
 /*
@@ -57,21 +51,6 @@ static int col_index(const struct store *st, const struct ldr_report *r,
 	return 0;
 }
 
-static int prepare(struct store *st, const char *sql, sqlite3_stmt **s)
-{
-	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL))
-		return store_fail(st, "unable to read");
-	return 0;
-}
-
-/* Finish a SELECT loop: -1 unless it ended with SQLITE_DONE. */
-static int finish(struct store *st, sqlite3_stmt *s, int rc)
-{
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_fail(st, "unable to read");
-	return 0;
-}
 
 /* ---- boots ---- */
 
@@ -91,18 +70,18 @@ int store_boot_foreach(struct store *st, store_boot_fn fn, void *data)
 	sqlite3_stmt *s;
 	int rc, ret = 0;
 
-	if (prepare(st, "SELECT b.id, b.label, b.collected_at, b.source,"
+	if (store_prepare(st, "SELECT b.id, b.label, b.collected_at, b.source,"
 		    " b.kernel_release, b.completeness,"
 		    " (SELECT count(*) FROM reports r WHERE r.boot_id = b.id)"
 		    " FROM boots b ORDER BY b.id", &s))
 		return -1;
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		b.id = sqlite3_column_int64(s, 0);
-		b.label = col_strdup(s, 1);
-		b.collected_at = col_strdup(s, 2);
-		b.source = col_strdup(s, 3);
-		b.kernel_release = col_strdup(s, 4);
-		b.completeness = col_strdup(s, 5);
+		b.label = store_col_strdup(s, 1);
+		b.collected_at = store_col_strdup(s, 2);
+		b.source = store_col_strdup(s, 3);
+		b.kernel_release = store_col_strdup(s, 4);
+		b.completeness = store_col_strdup(s, 5);
 		b.reports = sqlite3_column_int64(s, 6);
 		ret = fn(&b, data);
 		store_boot_row_release(&b);
@@ -111,7 +90,7 @@ int store_boot_foreach(struct store *st, store_boot_fn fn, void *data)
 		sqlite3_finalize(s);
 		return ret;
 	}
-	return finish(st, s, rc);
+	return store_finish(st, s, rc, 0);
 }
 
 static int64_t select_int(struct store *st, const char *sql, int64_t arg,
@@ -121,7 +100,7 @@ static int64_t select_int(struct store *st, const char *sql, int64_t arg,
 	int64_t v = none;
 	int rc;
 
-	if (prepare(st, sql, &s))
+	if (store_prepare(st, sql, &s))
 		return -1;
 	sqlite3_bind_int64(s, 1, arg);
 	rc = sqlite3_step(s);
@@ -129,17 +108,12 @@ static int64_t select_int(struct store *st, const char *sql, int64_t arg,
 		v = sqlite3_column_int64(s, 0);
 	if (rc == SQLITE_ROW)
 		rc = SQLITE_DONE;
-	return finish(st, s, rc) ? -1 : v;
+	return store_finish(st, s, rc, 0) ? -1 : v;
 }
 
 int64_t store_boot_latest(struct store *st)
 {
 	return select_int(st, "SELECT max(id) FROM boots WHERE ? = 0", 0, 0);
-}
-
-int store_boot_exists(struct store *st, int64_t id)
-{
-	return select_int(st, "SELECT 1 FROM boots WHERE id = ?", id, 0);
 }
 
 /* ---- reports ---- */
@@ -161,20 +135,20 @@ static struct ldr_report *report_from_row(sqlite3_stmt *s)
 
 	r = report_new(type < 0 ? LDR_OTHER_LOCKDEP : type, col_text(s, 18));
 	r->id = sqlite3_column_int64(s, 0);
-	r->title = col_strdup(s, 3);
-	r->dedup_key = col_strdup(s, 4);
+	r->title = store_col_strdup(s, 3);
+	r->dedup_key = store_col_strdup(s, 4);
 	report_set(&r->header, col_text(s, 5));
-	r->message = col_strdup(s, 6);
-	r->release = col_strdup(s, 7);
-	r->taint = col_strdup(s, 8);
-	r->task = col_strdup(s, 9);
+	r->message = store_col_strdup(s, 6);
+	r->release = store_col_strdup(s, 7);
+	r->taint = store_col_strdup(s, 8);
+	r->task = store_col_strdup(s, 9);
 	if (sqlite3_column_type(s, 10) != SQLITE_NULL)
 		r->pid = sqlite3_column_int64(s, 10);
 	if (sqlite3_column_type(s, 11) != SQLITE_NULL)
 		r->cpu = sqlite3_column_int64(s, 11);
-	r->irq_context = col_strdup(s, 12);
-	r->hardware = col_strdup(s, 13);
-	r->irq_class = col_strdup(s, 14);
+	r->irq_context = store_col_strdup(s, 12);
+	r->hardware = store_col_strdup(s, 13);
+	r->irq_class = store_col_strdup(s, 14);
 	if (sqlite3_column_type(s, 15) != SQLITE_NULL) {
 		r->has_irq_event_stamp = true;
 		r->irq_event_stamp = sqlite3_column_int64(s, 15);
@@ -189,7 +163,7 @@ static struct ldr_report *report_from_row(sqlite3_stmt *s)
 
 static void frame_from_row(struct ldr_frame *f, sqlite3_stmt *s)
 {
-	f->func = col_strdup(s, 2);
+	f->func = store_col_strdup(s, 2);
 	if (sqlite3_column_type(s, 3) != SQLITE_NULL) {
 		f->has_off = true;
 		f->off = sqlite3_column_int64(s, 3);
@@ -199,9 +173,9 @@ static void frame_from_row(struct ldr_frame *f, sqlite3_stmt *s)
 		f->has_addr = true;
 		f->addr = strtoull(col_text(s, 5), NULL, 16);
 	}
-	f->module = col_strdup(s, 6);
-	f->build_id = col_strdup(s, 7);
-	f->file = col_strdup(s, 8);
+	f->module = store_col_strdup(s, 6);
+	f->build_id = store_col_strdup(s, 7);
+	f->file = store_col_strdup(s, 8);
 	f->line = sqlite3_column_int(s, 9);
 	f->unreliable = sqlite3_column_int(s, 10);
 	f->inlined = sqlite3_column_int(s, 11);
@@ -219,7 +193,7 @@ static int load_locks(struct store *st, struct ldr_report *r, sqlite3_stmt *s)
 		l->class_name = xstrdup(col_text(s, 2));
 		l->version = sqlite3_column_int64(s, 3);
 		l->subclass = sqlite3_column_int64(s, 4);
-		l->usage = col_strdup(s, 5);
+		l->usage = store_col_strdup(s, 5);
 		l->usage_bits = sqlite3_column_int64(s, 6);
 		if (sqlite3_column_type(s, 7) != SQLITE_NULL)
 			l->wait_outer = sqlite3_column_int(s, 7);
@@ -231,10 +205,10 @@ static int load_locks(struct store *st, struct ldr_report *r, sqlite3_stmt *s)
 		}
 		if (sqlite3_column_type(s, 10) != SQLITE_NULL)
 			l->index = sqlite3_column_int(s, 10);
-		l->holder = col_strdup(s, 11);
+		l->holder = store_col_strdup(s, 11);
 		l->line = sqlite3_column_int64(s, 12);
 	}
-	return finish(st, s, rc);
+	return store_finish(st, s, rc, 0);
 }
 
 static int load_stacks(struct store *st, struct ldr_report *r,
@@ -248,7 +222,7 @@ static int load_stacks(struct store *st, struct ldr_report *r,
 			return sqlite3_finalize(s), -1;
 		report_add_stack(r, col_text(s, 0), lock);
 	}
-	return finish(st, s, rc);
+	return store_finish(st, s, rc, 0);
 }
 
 static int load_irq_events(struct store *st, struct ldr_report *r,
@@ -265,7 +239,7 @@ static int load_irq_events(struct store *st, struct ldr_report *r,
 		e->what = xstrdup(col_text(s, 0));
 		e->stamp = sqlite3_column_int64(s, 1);
 	}
-	return finish(st, s, rc);
+	return store_finish(st, s, rc, 0);
 }
 
 /*
@@ -312,7 +286,7 @@ static int load_frames(struct store *st, struct ldr_report *r,
 			return sqlite3_finalize(s), -1;
 		frame_from_row(frames_add(fr), s);
 	}
-	return finish(st, s, rc);
+	return store_finish(st, s, rc, 0);
 }
 
 static int load_inlines(struct store *st, struct ldr_report *r,
@@ -330,10 +304,10 @@ static int load_inlines(struct store *st, struct ldr_report *r,
 		f = &fr->v[i];
 		f->inl = xrealloc(f->inl, (f->nr_inl + 1) * sizeof(*f->inl));
 		f->inl[f->nr_inl].func = xstrdup(col_text(s, 3));
-		f->inl[f->nr_inl].file = col_strdup(s, 4);
+		f->inl[f->nr_inl].file = store_col_strdup(s, 4);
 		f->inl[f->nr_inl++].line = sqlite3_column_int(s, 5);
 	}
-	return finish(st, s, rc);
+	return store_finish(st, s, rc, 0);
 }
 
 static int load_lists(struct store *st, struct ldr_report *r,
@@ -379,7 +353,7 @@ static int load_lists(struct store *st, struct ldr_report *r,
 			break;
 		}
 	}
-	return finish(st, s, rc);
+	return store_finish(st, s, rc, 0);
 }
 
 /* The per-report queries, in the order they must run (owners first). */
@@ -414,7 +388,7 @@ static int load_parts(struct store *st, struct ldr_report *r, sqlite3_stmt *bt)
 	int ret;
 
 	for (i = 0; i < sizeof(part_sql) / sizeof(*part_sql); i++) {
-		if (prepare(st, part_sql[i], &s))
+		if (store_prepare(st, part_sql[i], &s))
 			return -1;
 		sqlite3_bind_int64(s, 1, r->id);
 		switch (i) {
@@ -489,7 +463,7 @@ static int foreach_row(struct store *st, sqlite3_stmt *s,
 		}
 		fn(r, data);
 	}
-	return finish(st, s, rc);
+	return store_finish(st, s, rc, 0);
 }
 
 int store_report_foreach(struct store *st, int64_t boot_id,
@@ -498,7 +472,7 @@ int store_report_foreach(struct store *st, int64_t boot_id,
 {
 	sqlite3_stmt *s;
 
-	if (prepare(st, REPORT_COLUMNS " WHERE ? = 0 OR boot_id = ?"
+	if (store_prepare(st, REPORT_COLUMNS " WHERE ? = 0 OR boot_id = ?"
 		    " ORDER BY id", &s))
 		return -1;
 	sqlite3_bind_int64(s, 1, boot_id);
@@ -513,7 +487,7 @@ struct ldr_report *store_report_load(struct store *st, int64_t id,
 	sqlite3_stmt *s;
 
 	*found = false;
-	if (prepare(st, REPORT_COLUMNS " WHERE id = ?", &s))
+	if (store_prepare(st, REPORT_COLUMNS " WHERE id = ?", &s))
 		return NULL;
 	sqlite3_bind_int64(s, 1, id);
 	switch (sqlite3_step(s)) {
@@ -535,7 +509,7 @@ struct ldr_report *store_report_load(struct store *st, int64_t id,
 		sqlite3_finalize(s);
 		return NULL;
 	default:
-		finish(st, s, SQLITE_ERROR);
+		store_finish(st, s, SQLITE_ERROR, 0);
 		return NULL;
 	}
 }

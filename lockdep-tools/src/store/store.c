@@ -36,6 +36,9 @@
  *     on another application's file must not add our tables to it.
  * (10) Readers open read-only and never migrate, create or write, not
  *     even the -shm file where they cannot (store_needs_immutable()).
+ *     They read every schema version ever written: one older than this
+ *     build's is copied into memory and the copy migrated
+ *     (store_migrate_private()); the file stays as it was.
  *
  * States of a handle and the functions that move between them:
  *
@@ -239,19 +242,6 @@ int store_need_boot(struct store *st, const char *what)
 	return error("unable to %s in '%s': no boot is open", what, st->path);
 }
 
-static int store_exec(struct store *st, const char *sql, const char *what)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("unable to %s '%s': %s", what, st->path,
-		      msg ? msg : sqlite3_errmsg(st->db));
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
-}
-
 /* The one integer of @sql (a pragma, a count) to *@out; -1 after an error. */
 static int store_query_int(struct store *st, const char *sql, int *out)
 {
@@ -395,6 +385,41 @@ static int store_read_version(struct store *st, int *v)
 	return ret;
 }
 
+/*
+ * Invariant (10) for a database of an older schema: read a private copy
+ * of it, in memory, migrated to the schema of now. Writers migrate the
+ * file itself (lockdep-collect --db, lockdep-merge --db).
+ */
+static int store_migrate_private(struct store *st, int v)
+{
+	sqlite3_backup *b;
+	sqlite3 *mem;
+	int rc;
+
+	if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		sqlite3_close(mem);
+		return error("unable to read '%s': no memory for a copy", st->path);
+	}
+	b = sqlite3_backup_init(mem, "main", st->db, "main");
+	rc = b ? sqlite3_backup_step(b, -1) : sqlite3_errcode(mem);
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		store_fail(st, "unable to copy");
+		sqlite3_close(mem);
+		return -1;
+	}
+	sqlite3_close(st->db);
+	st->db = mem;
+	sqlite3_extended_result_codes(st->db, 1);
+	warning("'%s' has schema version %d: reading a copy migrated to %d in memory (a tool that writes to it migrates the file)",
+		st->path, v, store_nr_migrations);
+	if (store_exec(st, "PRAGMA foreign_keys = ON", "configure") ||
+	    store_graph_functions(st))
+		return -1;
+	return store_migrate_to(st, store_nr_migrations);
+}
+
 static int store_configure(struct store *st)
 {
 	int v;
@@ -405,12 +430,8 @@ static int store_configure(struct store *st)
 		return -1;
 	if (store_read_version(st, &v))
 		return -1;
-	if (st->read_only) {
-		if (v < store_nr_migrations)
-			return error("'%s' has schema version %d; open it once for writing to migrate it to %d",
-				     st->path, v, store_nr_migrations);
-		return 0;
-	}
+	if (st->read_only)
+		return v < store_nr_migrations ? store_migrate_private(st, v) : 0;
 	/*
 	 * The dependency_packs triggers make every INSERT a statement that
 	 * may write more than one row, so SQLite keeps a statement journal

@@ -173,8 +173,6 @@ typedef int (*store_boot_fn)(const struct store_boot_row *b, void *data);
 int store_boot_foreach(struct store *st, store_boot_fn fn, void *data);
 /* The newest boot's id, 0 if there is none, -1 after an error. */
 int64_t store_boot_latest(struct store *st);
-/* 1 if boot @id exists, 0 if not, -1 after an error. */
-int store_boot_exists(struct store *st, int64_t id);
 
 /*
  * Call @fn with each report of boot @boot_id (every boot if 0), rebuilt

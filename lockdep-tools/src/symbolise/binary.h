@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "parse/report.h"
+#include "util/hindex.h"
 
 struct sym_entry {
 	const char *name;	/* owned by libelf */
@@ -68,12 +69,13 @@ struct sym_binary {
 	struct sym_entry *syms;
 	size_t nr_syms;
 	struct sym_entry **by_name;
-	/* CU DIE offset -> struct cu_map (open addressing) */
+	/* CU DIE offset -> struct cu_map, as met; cu_index by offset */
 	struct cu_slot {
 		unsigned long long off;
 		struct cu_map *map;
 	} *cus;
 	size_t nr_cus, alloc_cus;
+	struct hindex cu_index;
 	/*
 	 * A module opened at its load addresses (module-layout.c): its
 	 * layout (read by libdwfl's section_address callback) and the

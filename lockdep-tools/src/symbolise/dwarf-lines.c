@@ -28,6 +28,7 @@
 
 #include "symbolise/binary.h"
 #include "symbolise/index.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
 struct cu_scope {
@@ -190,55 +191,32 @@ static void free_map(struct cu_map *m)
 	free(m);
 }
 
-static size_t slot_of(unsigned long long off, size_t alloc)
-{
-	return (size_t)((off * 0x9e3779b97f4a7c15ull) >> 20) & (alloc - 1);
-}
-
 static struct cu_map *cu_map_of(struct sym_binary *b, Dwarf_Die *cudie)
 {
 	unsigned long long off = dwarf_dieoffset(cudie);
-	size_t i;
+	uint64_t h = u64_hash(off);
+	struct hindex_probe p;
+	uint32_t i;
 
-	if (b->alloc_cus) {
-		for (i = slot_of(off, b->alloc_cus); b->cus[i].map;
-		     i = (i + 1) & (b->alloc_cus - 1))
-			if (b->cus[i].off == off)
-				return b->cus[i].map;
-	}
-	if (2 * (b->nr_cus + 1) > b->alloc_cus) {	/* rehash at half full */
-		struct cu_slot *old = b->cus;
-		size_t old_alloc = b->alloc_cus;
-
-		b->alloc_cus = old_alloc ? 2 * old_alloc : 64;
-		b->cus = xcalloc(b->alloc_cus, sizeof(*b->cus));
-		for (size_t k = 0; k < old_alloc; k++) {
-			if (!old[k].map)
-				continue;
-			for (i = slot_of(old[k].off, b->alloc_cus); b->cus[i].map;
-			     i = (i + 1) & (b->alloc_cus - 1))
-				;
-			b->cus[i] = old[k];
-		}
-		free(old);
-	}
-	for (i = slot_of(off, b->alloc_cus); b->cus[i].map;
-	     i = (i + 1) & (b->alloc_cus - 1))
-		;
-	b->cus[i].off = off;
-	b->cus[i].map = build_map(cudie);
-	b->nr_cus++;
-	return b->cus[i].map;
+	for (i = hindex_first(&b->cu_index, h, &p); i != HINDEX_NONE;
+	     i = hindex_next(&b->cu_index, &p))
+		if (b->cus[i].off == off)
+			return b->cus[i].map;
+	ALLOC_GROW(b->cus, b->nr_cus + 1, b->alloc_cus);
+	b->cus[b->nr_cus].off = off;
+	b->cus[b->nr_cus].map = build_map(cudie);
+	hindex_add(&b->cu_index, h, (uint32_t)b->nr_cus);
+	return b->cus[b->nr_cus++].map;
 }
 
 void sym_binary_free_cus(struct sym_binary *b)
 {
-	for (size_t i = 0; i < b->alloc_cus; i++)
-		if (b->cus[i].map)
-			free_map(b->cus[i].map);
+	for (size_t i = 0; i < b->nr_cus; i++)
+		free_map(b->cus[i].map);
 	free(b->cus);
 	b->cus = NULL;
 	b->nr_cus = b->alloc_cus = 0;
+	hindex_release(&b->cu_index);
 }
 
 void sym_binary_unit_points(struct sym_binary *b, Dwarf_Die *cudie,

@@ -19,6 +19,8 @@
 
 #include "symbolise/binary.h"
 #include "symbolise/index.h"
+#include "util/hash.h"
+#include "util/hindex.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -27,22 +29,16 @@ struct u64s {
 	size_t nr, alloc;
 };
 
-/* An interning table: key (a string, or four words) -> id. */
-struct intern {
-	uint32_t *slot;		/* id + 1, 0 empty */
-	size_t alloc;
-};
-
 struct builder {
 	struct sym_binary *b;
 	struct u64s points;
 	struct strbuf strings;
 	uint32_t *str_off;	/* string id -> offset */
 	size_t nr_str, alloc_str;
-	struct intern str_tab;
+	struct hindex str_tab;
 	struct sym_index_inl *inls;
 	size_t nr_inls, alloc_inls;
-	struct intern inl_tab;
+	struct hindex inl_tab;	/* key: the four words */
 	uint64_t *starts;
 	struct sym_index_val *vals;
 	size_t nr_ranges, alloc_starts, alloc_vals;
@@ -64,98 +60,26 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static uint64_t hash_bytes(const void *p, size_t n)
-{
-	const unsigned char *c = p;
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
-
-	while (n--)
-		h = (h ^ *c++) * 0x100000001b3ull;
-	return h;
-}
-
-/*
- * The slot of a key in @t: its id + 1 if there, else the empty slot
- * where it goes. @same(data, id) says whether id is the key.
- */
-static uint32_t *intern_slot(struct intern *t, uint64_t hash,
-			     bool (*same)(struct builder *, uint32_t,
-					  const void *),
-			     struct builder *bd, const void *key)
-{
-	size_t i;
-
-	for (i = hash & (t->alloc - 1); t->slot[i];
-	     i = (i + 1) & (t->alloc - 1))
-		if (same(bd, t->slot[i] - 1, key))
-			break;
-	return &t->slot[i];
-}
-
-/* Grows @t when @nr entries fill half of it; @rehash gives an id's hash. */
-static void intern_grow(struct intern *t, size_t nr, struct builder *bd,
-			uint64_t (*rehash)(struct builder *, uint32_t))
-{
-	uint32_t *old = t->slot;
-	size_t old_alloc = t->alloc;
-
-	if (2 * (nr + 1) <= t->alloc)
-		return;
-	t->alloc = old_alloc ? 2 * old_alloc : 1024;
-	t->slot = xcalloc(t->alloc, sizeof(*t->slot));
-	for (size_t k = 0; k < old_alloc; k++) {
-		size_t i;
-
-		if (!old[k])
-			continue;
-		for (i = rehash(bd, old[k] - 1) & (t->alloc - 1); t->slot[i];
-		     i = (i + 1) & (t->alloc - 1))
-			;
-		t->slot[i] = old[k];
-	}
-	free(old);
-}
-
-static bool same_string(struct builder *bd, uint32_t id, const void *key)
-{
-	return !strcmp(bd->strings.buf + bd->str_off[id], key);
-}
-
-static uint64_t string_hash(struct builder *bd, uint32_t id)
-{
-	const char *s = bd->strings.buf + bd->str_off[id];
-
-	return hash_bytes(s, strlen(s));
-}
-
 /* The offset of @s in the strings (SYM_IX_NONE for NULL). */
 static uint32_t string_of(struct builder *bd, const char *s)
 {
-	uint32_t *slot, id;
+	struct hindex_probe p;
+	uint64_t h;
+	uint32_t id;
 
 	if (!s)
 		return SYM_IX_NONE;
-	intern_grow(&bd->str_tab, bd->nr_str, bd, string_hash);
-	slot = intern_slot(&bd->str_tab, hash_bytes(s, strlen(s)),
-			   same_string, bd, s);
-	if (*slot)
-		return bd->str_off[*slot - 1];
+	h = str_hash(s);
+	for (id = hindex_first(&bd->str_tab, h, &p); id != HINDEX_NONE;
+	     id = hindex_next(&bd->str_tab, &p))
+		if (!strcmp(bd->strings.buf + bd->str_off[id], s))
+			return bd->str_off[id];
 	id = (uint32_t)bd->nr_str;
 	ALLOC_GROW(bd->str_off, bd->nr_str + 1, bd->alloc_str);
 	bd->str_off[bd->nr_str++] = (uint32_t)bd->strings.len;
 	strbuf_add(&bd->strings, s, strlen(s) + 1);
-	*slot = id + 1;
+	hindex_add(&bd->str_tab, h, id);
 	return bd->str_off[id];
-}
-
-static bool same_inl(struct builder *bd, uint32_t id, const void *key)
-{
-	return !memcmp(&bd->inls[id], key, sizeof(bd->inls[id]));
-}
-
-static uint64_t inl_hash(struct builder *bd, uint32_t id)
-{
-	return hash_bytes(&bd->inls[id], sizeof(bd->inls[id]));
 }
 
 /* The link of @f's inline calls from @k outwards (SYM_IX_NONE: none). */
@@ -163,7 +87,9 @@ static uint32_t chain_of(struct builder *bd, const struct ldr_frame *f,
 			 size_t k)
 {
 	struct sym_index_inl l;
-	uint32_t *slot;
+	struct hindex_probe p;
+	uint64_t h;
+	uint32_t id;
 
 	if (k == f->nr_inl)
 		return SYM_IX_NONE;
@@ -171,15 +97,15 @@ static uint32_t chain_of(struct builder *bd, const struct ldr_frame *f,
 	l.func = string_of(bd, f->inl[k].func);
 	l.file = string_of(bd, f->inl[k].file);
 	l.line = f->inl[k].line;
-	intern_grow(&bd->inl_tab, bd->nr_inls, bd, inl_hash);
-	slot = intern_slot(&bd->inl_tab, hash_bytes(&l, sizeof(l)), same_inl,
-			   bd, &l);
-	if (!*slot) {
-		ALLOC_GROW(bd->inls, bd->nr_inls + 1, bd->alloc_inls);
-		bd->inls[bd->nr_inls] = l;
-		*slot = (uint32_t)++bd->nr_inls;
-	}
-	return *slot - 1;
+	h = fnv1a(&l, sizeof(l));
+	for (id = hindex_first(&bd->inl_tab, h, &p); id != HINDEX_NONE;
+	     id = hindex_next(&bd->inl_tab, &p))
+		if (!memcmp(&bd->inls[id], &l, sizeof(l)))
+			return id;
+	ALLOC_GROW(bd->inls, bd->nr_inls + 1, bd->alloc_inls);
+	bd->inls[bd->nr_inls] = l;
+	hindex_add(&bd->inl_tab, h, (uint32_t)bd->nr_inls);
+	return (uint32_t)bd->nr_inls++;
 }
 
 /* The answer at @pc, as a lookup of pc would get it. */
@@ -317,9 +243,9 @@ out:
 	free(bd.points.v);
 	strbuf_release(&bd.strings);
 	free(bd.str_off);
-	free(bd.str_tab.slot);
+	hindex_release(&bd.str_tab);
 	free(bd.inls);
-	free(bd.inl_tab.slot);
+	hindex_release(&bd.inl_tab);
 	free(bd.starts);
 	free(bd.vals);
 	return ok;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
 #include "util/idmap.h"
 #include "util/xalloc.h"
 
@@ -21,12 +22,16 @@ void idmap_add(struct idmap *m, int64_t id, uint32_t value)
 	m->pairs[m->nr++].value = value;
 }
 
-static size_t slot(const struct idmap *m, int64_t id)
+/* The pair of @id in the hash index, or HINDEX_NONE. */
+static uint32_t find(const struct idmap *m, int64_t id)
 {
-	size_t i = ((uint64_t)id * 0x9e3779b97f4a7c15ull >> 20) & (m->cap - 1);
+	struct hindex_probe p;
+	uint32_t i;
 
-	while (m->ids[i] != INT64_MIN && m->ids[i] != id)
-		i = (i + 1) & (m->cap - 1);
+	for (i = hindex_first(&m->index, u64_hash((uint64_t)id), &p);
+	     i != HINDEX_NONE; i = hindex_next(&m->index, &p))
+		if (m->pairs[i].id == id)
+			break;
 	return i;
 }
 
@@ -34,7 +39,8 @@ static size_t slot(const struct idmap *m, int64_t id)
 void idmap_build(struct idmap *m)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	size_t i, k;
+	uint32_t k;
+	size_t i;
 
 	if (!m->nr)
 		return;
@@ -53,42 +59,35 @@ void idmap_build(struct idmap *m)
 			m->dense[m->pairs[i].id - lo] = m->pairs[i].value;
 		return;
 	}
-	for (m->cap = 1024; m->cap < 2 * m->nr; m->cap *= 2)
-		;
-	m->ids = xmalloc(m->cap * sizeof(*m->ids));
-	for (i = 0; i < m->cap; i++)
-		m->ids[i] = INT64_MIN;
-	m->values = xmalloc(m->cap * sizeof(*m->values));
+	hindex_reserve(&m->index, m->nr);
 	for (i = 0; i < m->nr; i++) {
-		k = slot(m, m->pairs[i].id);
-		m->ids[k] = m->pairs[i].id;
-		m->values[k] = m->pairs[i].value;
+		k = find(m, m->pairs[i].id);
+		if (k != HINDEX_NONE)	/* an id added twice: the last wins */
+			m->pairs[k].value = m->pairs[i].value;
+		else
+			hindex_add(&m->index, u64_hash((uint64_t)m->pairs[i].id),
+				   (uint32_t)i);
 	}
 }
 
 uint32_t idmap_get(const struct idmap *m, int64_t id)
 {
-	size_t i;
+	uint32_t i;
 
 	if (m->dense)
 		return id >= m->base &&
 		       (uint64_t)id - (uint64_t)m->base < m->nr_dense ?
 		       m->dense[id - m->base] : UINT32_MAX;
-	if (!m->cap || id == INT64_MIN)
-		return UINT32_MAX;
-	i = slot(m, id);
-	return m->ids[i] == id ? m->values[i] : UINT32_MAX;
+	i = find(m, id);
+	return i != HINDEX_NONE ? m->pairs[i].value : UINT32_MAX;
 }
 
 void idmap_reset(struct idmap *m)
 {
 	free(m->dense);
-	free(m->ids);
-	free(m->values);
 	m->dense = NULL;
-	m->ids = NULL;
-	m->values = NULL;
-	m->nr = m->nr_dense = m->cap = 0;
+	hindex_release(&m->index);
+	m->nr = m->nr_dense = 0;
 }
 
 void idmap_release(struct idmap *m)

@@ -3,15 +3,17 @@
  * A map from 64-bit row ids to 32-bit values (a class's row id to its
  * graph node): add every pair, build once, then look up. Row ids of one
  * table are dense, so the usual index is a plain array from the smallest
- * id; sparse ids get a hash table instead. Lookups of ids never added
- * give UINT32_MAX. INT64_MIN marks an empty slot: it is not an id
- * (SQLite never picks it for a row).
+ * id; sparse ids get a hash index (util/hindex.h) over the pairs instead.
+ * Lookups of ids never added give UINT32_MAX; of an id added twice, the
+ * value added last.
  */
 #ifndef UTIL_IDMAP_H
 #define UTIL_IDMAP_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "util/hindex.h"
 
 struct idmap_pair {
 	int64_t id;
@@ -24,9 +26,7 @@ struct idmap {
 	int64_t base;
 	uint32_t *dense;	/* [id - base] */
 	size_t nr_dense;
-	int64_t *ids;		/* else a hash: INT64_MIN for empty */
-	uint32_t *values;
-	size_t cap;		/* a power of two */
+	struct hindex index;	/* else a hash index of the pairs */
 };
 
 #define IDMAP_INIT { 0 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Interned strings (strset.h): open addressing on an FNV-1a hash. */
+/* Interned strings (strset.h): util/hindex.h on an FNV-1a hash. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,39 +7,35 @@
 #include "util/strset.h"
 #include "util/xalloc.h"
 
-static uint32_t *slot(const struct strset *set, const char *s)
+static uint32_t find(const struct strset *set, const char *s, uint64_t h)
 {
-	size_t i = str_hash(s) & (set->cap - 1);
+	struct hindex_probe p;
+	uint32_t i;
 
-	while (set->slots[i] && strcmp(set->strs[set->slots[i] - 1], s))
-		i = (i + 1) & (set->cap - 1);
-	return &set->slots[i];
+	for (i = hindex_first(&set->index, h, &p); i != HINDEX_NONE;
+	     i = hindex_next(&set->index, &p))
+		if (!strcmp(set->strs[i], s))
+			break;
+	return i;
 }
 
 uint32_t strset_add(struct strset *set, const char *s)
 {
-	uint32_t *sl;
-	size_t i;
+	uint64_t h = str_hash(s);
+	uint32_t i = find(set, s, h);
 
-	if ((set->nr + 1) * 2 > set->cap) {
-		free(set->slots);
-		set->cap = set->cap ? set->cap * 2 : 256;
-		set->slots = xcalloc(set->cap, sizeof(*set->slots));
-		for (i = 0; i < set->nr; i++)
-			*slot(set, set->strs[i]) = (uint32_t)i + 1;
-	}
-	sl = slot(set, s);
-	if (!*sl) {
-		ALLOC_GROW(set->strs, set->nr + 1, set->alloc);
-		set->strs[set->nr] = xstrdup(s);
-		*sl = (uint32_t)++set->nr;
-	}
-	return *sl - 1;
+	if (i != HINDEX_NONE)
+		return i;
+	ALLOC_GROW(set->strs, set->nr + 1, set->alloc);
+	set->strs[set->nr] = xstrdup(s);
+	hindex_add(&set->index, h, (uint32_t)set->nr);
+	return (uint32_t)set->nr++;
 }
 
 uint32_t strset_find(const struct strset *set, const char *s)
 {
-	return set->nr ? *slot(set, s) - 1 : UINT32_MAX;
+	/* most finds are in an empty set (sites of boots with no export) */
+	return set->nr ? find(set, s, str_hash(s)) : UINT32_MAX;
 }
 
 void strset_release(struct strset *set)
@@ -49,6 +45,6 @@ void strset_release(struct strset *set)
 	for (i = 0; i < set->nr; i++)
 		free(set->strs[i]);
 	free(set->strs);
-	free(set->slots);
+	hindex_release(&set->index);
 	memset(set, 0, sizeof(*set));
 }

@@ -11,10 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/hindex.h"
+
 struct strset {
 	char **strs;		/* by number */
-	uint32_t *slots;	/* number + 1, 0 for empty */
-	size_t nr, alloc, cap;	/* cap: a power of two, or 0 */
+	struct hindex index;
+	size_t nr, alloc;
 };
 
 #define STRSET_INIT { 0 }

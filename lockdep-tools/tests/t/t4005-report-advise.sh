@@ -234,14 +234,19 @@ test_expect_success '--patch-dir: usage errors; a source with a NUL byte is refu
 	! grep -q "^  patch:" out
 '
 
-test_expect_success '--db ids are digits: a sign, a space or a huge id is a usage error' '
+test_expect_success '--db ids are digits: a sign, a space or a huge --show id is a usage error' '
 	"$BIN/lockdep-collect" --db ids.db --log "$FIX/recursive-two.log" >/dev/null 2>&1 &&
 	"$BIN/lockdep-report" --db ids.db --show=1 --source "$FIX/src" >out &&
 	grep -q "^  patch:" out &&
-	for opt in --show=+1 "--show= 1" --show=0x1 --boot=+1 "--boot= 1" \
+	for opt in --show=+1 "--show= 1" --show=0x1 \
 		--show=99999999999999999999; do
 		test_expect_code 64 "$BIN/lockdep-report" --db ids.db "$opt" >out 2>err &&
 		grep -q "expected a positive id" err || { echo "$opt"; cat err; exit 1; }
+	done &&
+	# a --boot that is not digits alone is a label (lockdep-db(5))
+	for opt in --boot=+1 "--boot= 1"; do
+		test_expect_code 2 "$BIN/lockdep-report" --db ids.db "$opt" >out 2>err &&
+		grep -q "no boot .*in .ids.db." err || { echo "$opt"; cat err; exit 1; }
 	done
 '
 

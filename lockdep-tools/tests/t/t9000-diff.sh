@@ -226,7 +226,7 @@ test_expect_success 'a missing database, boot or label is an error (2)' '
 		{ echo "args: $args"; cat err; return 1; }
 	done &&
 	! diff_ --db "$DB" a no-such-label 2>err &&
-	grep -q "no boot with id or label .no-such-label. in" err
+	grep -q "no boot .no-such-label. in" err
 '
 
 # extra DIR LINE...: the fixture's /proc files in DIR with classes added:
@@ -313,7 +313,7 @@ test_expect_success 'a boot id is digits: "+1", " 1" and a huge number are label
 	diff_ --db lbl.db a " 1" >out &&
 	grep -q "^B: boot 2 ( 1) in " out &&
 	test_expect_code 2 diff_ --db lbl.db a 99999999999999999999 >out 2>err &&
-	grep -q "no boot with id or label .99999999999999999999." err
+	grep -q "no boot .99999999999999999999. in" err
 '
 
 test_done

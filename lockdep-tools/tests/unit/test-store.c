@@ -234,7 +234,12 @@ static void test_migration_from_v1(void **state)
 	assert_int_equal(query_int("SELECT count(*) FROM sqlite_master"
 				   " WHERE name = 'classes'"), 0);
 
-	assert_null(store_open(path, STORE_READ_ONLY));
+	/* a reader reads a migrated copy: the file stays at version 1 */
+	st = store_open(path, STORE_READ_ONLY);
+	assert_non_null(st);
+	assert_int_equal(store_user_version(st), store_schema_version());
+	store_close(st);
+	assert_int_equal(query_int("PRAGMA user_version"), 1);
 	st = store_open(path, 0);
 	assert_non_null(st);
 	assert_int_equal(store_user_version(st), store_schema_version());

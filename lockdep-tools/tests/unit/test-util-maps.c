@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the loaders' two maps: util/idmap.h (row id -> node, an
+ * Unit tests of the one hash table, util/hindex.h (every entry of a hash
+ * found, whatever the collisions, through growth), of the loaders' two
+ * maps over it: util/idmap.h (row id -> node, an
  * array for dense ids and a hash table for sparse ones: both must give
  * the same answers, UINT32_MAX for ids never added) and util/strset.h
  * (interned strings: one copy each, numbered in order, pointers stable
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hindex.h"
 #include "util/idmap.h"
 #include "util/strset.h"
 #include "util/xalloc.h"
@@ -42,6 +45,55 @@ static void check_ids(int64_t base, int64_t step, uint32_t n, bool dense)
 	assert_int_equal(idmap_get(&m, INT64_MIN), UINT32_MAX);
 	assert_int_equal(idmap_get(&m, INT64_MAX), UINT32_MAX);
 	idmap_release(&m);
+}
+
+/* Entries i of hash h(i): each found once, in the order added per hash. */
+static void check_hindex(uint64_t (*h)(uint32_t), uint32_t n)
+{
+	struct hindex x = HINDEX_INIT;
+	struct hindex_probe p;
+	uint32_t i, id, found;
+
+	for (i = 0; i < n; i++)
+		hindex_add(&x, h(i), i);
+	assert_int_equal(x.nr, n);
+	assert_true(x.cap >= 2 * n);
+	for (i = 0; i < n; i++) {
+		found = 0;
+		for (id = hindex_first(&x, h(i), &p); id != HINDEX_NONE;
+		     id = hindex_next(&x, &p))
+			found += id == i;
+		assert_int_equal(found, 1);
+	}
+	hindex_clear(&x);
+	assert_int_equal(hindex_first(&x, h(0), &p), HINDEX_NONE);
+	hindex_release(&x);
+	assert_int_equal(hindex_first(&x, h(0), &p), HINDEX_NONE);
+}
+
+static uint64_t same_hash(uint32_t i)
+{
+	(void)i;
+	return 42;
+}
+
+/* high and low halves cancel in the 32 bits a slot keeps */
+static uint64_t folded_hash(uint32_t i)
+{
+	return (uint64_t)(i % 7) << 32 | (i % 7);
+}
+
+static uint64_t spread_hash(uint32_t i)
+{
+	return (uint64_t)i * 0x9e3779b97f4a7c15ull;
+}
+
+static void test_hindex(void **state)
+{
+	(void)state;
+	check_hindex(spread_hash, 100000);
+	check_hindex(same_hash, 2000);
+	check_hindex(folded_hash, 3000);
 }
 
 static void test_idmap_dense(void **state)
@@ -74,6 +126,16 @@ static void test_idmap_empty_and_reset(void **state)
 	idmap_build(&m);
 	assert_int_equal(idmap_get(&m, 10), UINT32_MAX);
 	assert_int_equal(idmap_get(&m, 20), 2);
+	/* an id added twice: the value added last, dense or hashed */
+	idmap_reset(&m);
+	idmap_add(&m, 30, 3);
+	idmap_add(&m, 30, 4);
+	idmap_add(&m, (int64_t)1 << 50, 5);
+	idmap_add(&m, (int64_t)1 << 50, 6);
+	idmap_build(&m);
+	assert_null(m.dense);
+	assert_int_equal(idmap_get(&m, 30), 4);
+	assert_int_equal(idmap_get(&m, (int64_t)1 << 50), 6);
 	idmap_release(&m);
 }
 
@@ -141,6 +203,7 @@ static void test_xrealloc_big(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hindex),
 		cmocka_unit_test(test_idmap_dense),
 		cmocka_unit_test(test_idmap_sparse),
 		cmocka_unit_test(test_idmap_empty_and_reset),

@@ -24,9 +24,11 @@
 #include <unistd.h>
 
 #include "advise/advise.h"
+#include "builtin/db-options.h"
 #include "graph/graph-path.h"
 #include "graph/graph-view.h"
 #include "parse/report.h"
+#include "store/store-boot.h"
 #include "store/store-graph.h"
 #include "util/cli.h"
 #include "util/error.h"
@@ -37,25 +39,21 @@
 enum selection { SEL_ALL, SEL_CYCLES, SEL_IRQ, SEL_CLASS, SEL_REPORT, SEL_PATH };
 
 struct graph_opts {
-	const char *db, *output, *format, *boot_arg, *boots_arg, *class;
+	struct db_args d;	/* --db, --boot, --boots */
+	struct out_args out;	/* --json, --pretty */
+	const char *output, *format, *class;
 	const char *path_to;	/* --path: class is its A */
 	enum selection sel;
 	unsigned int radius;
 	int64_t report;
 	size_t max_cycles, max_nodes;
-	bool list, json, pretty, sites, verbose, html;
+	bool list, sites, verbose, html;
 };
 
 /* A picture that fits a screen: a star of 15 classes is about 1100
  * pixels tall (fs_reclaim of the 6.1 fixture boot) */
 #define MAX_NODES	15
 #define MAX_NODES_STR	"15"
-
-struct boot_list {
-	int64_t *ids;
-	char **labels;
-	size_t nr, alloc;
-};
 
 static const char usage_line[] =
 	"usage: lockdep-graph --db=FILE [--boot=ID | --boots=ID,ID... | --boots=all]\n"
@@ -149,103 +147,6 @@ static void step(const struct graph_opts *o, const char *what, double *t,
 	*cpu = c1;
 }
 
-/* ---- boots ---- */
-
-static int add_boot(const struct store_boot_row *b, void *data)
-{
-	struct boot_list *l = data;
-
-	ALLOC_GROW(l->ids, l->nr + 1, l->alloc);
-	l->labels = xrealloc(l->labels, l->alloc * sizeof(*l->labels));
-	l->ids[l->nr] = b->id;
-	l->labels[l->nr] = b->label ? xstrdup(b->label) : NULL;
-	l->nr++;
-	return 0;
-}
-
-static void boot_list_release(struct boot_list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		free(l->labels[i]);
-	free(l->ids);
-	free(l->labels);
-	memset(l, 0, sizeof(*l));
-}
-
-/* The index in @all of boot @arg (an id, else a label), or -1. */
-static long find_boot(const struct boot_list *all, const char *arg)
-{
-	unsigned long long id;
-	size_t i;
-
-	/* an id is digits alone: "+1" or " 1" is a label */
-	if (!cli_parse_uint(arg, INT64_MAX, &id))
-		for (i = 0; i < all->nr; i++)
-			if (all->ids[i] == (int64_t)id)
-				return (long)i;
-	for (i = 0; i < all->nr; i++)
-		if (all->labels[i] && !strcmp(all->labels[i], arg))
-			return (long)i;
-	return -1;
-}
-
-/* Resolve --boot / --boots (default: the newest) into @sel. */
-static int pick_boots(struct store *st, const struct graph_opts *o,
-		      struct boot_list *sel)
-{
-	struct boot_list all = { 0 };
-	char *list, *tok, *save = NULL;
-	struct store_boot_row row = { 0 };
-	long i;
-	size_t k;
-	int ret = 0;
-
-	if (store_boot_foreach(st, add_boot, &all))
-		return -1;
-	if (!all.nr) {
-		boot_list_release(&all);
-		return error("'%s' holds no boot", o->db);
-	}
-	list = xstrdup(o->boots_arg ? o->boots_arg :
-		       o->boot_arg ? o->boot_arg : "");
-	if (o->boots_arg && !strcmp(o->boots_arg, "all")) {
-		/* every boot, oldest first: a fleet's union */
-		for (k = 0; k < all.nr; k++) {
-			row.id = all.ids[k];
-			row.label = all.labels[k];
-			add_boot(&row, sel);
-		}
-		*list = '\0';
-	} else if (!o->boots_arg && !o->boot_arg) {
-		row.id = all.ids[all.nr - 1];
-		row.label = all.labels[all.nr - 1];
-		add_boot(&row, sel);
-	}
-	for (tok = strtok_r(list, ",", &save); tok && !ret;
-	     tok = strtok_r(NULL, ",", &save)) {
-		i = find_boot(&all, tok);
-		if (i < 0) {
-			ret = error("no boot '%s' in '%s'", tok, o->db);
-			break;
-		}
-		for (k = 0; k < sel->nr; k++)
-			if (sel->ids[k] == all.ids[i])
-				break;
-		if (k < sel->nr)
-			continue;	/* named twice */
-		row.id = all.ids[i];
-		row.label = all.labels[i];
-		add_boot(&row, sel);
-	}
-	if (!ret && !sel->nr)
-		ret = error("no boot named in '%s'", o->boots_arg);
-	free(list);
-	boot_list_release(&all);
-	return ret;
-}
-
 /* ---- output ---- */
 
 /*
@@ -332,7 +233,7 @@ static void json_head(struct json_writer *w, const struct graph_opts *o,
 {
 	size_t b, i;
 
-	jsonw_string_field(w, "db", o->db);
+	jsonw_string_field(w, "db", o->d.db);
 	jsonw_name(w, "boots");
 	jsonw_start_array(w);
 	for (b = 0; b < g->nr_boots; b++) {
@@ -362,23 +263,23 @@ static void json_head(struct json_writer *w, const struct graph_opts *o,
 
 static int check_opts(struct graph_opts *o, int nsel)
 {
-	if (!o->db)
+	if (!o->d.db)
 		return cli_usage_error("--db is required");
 	if (nsel > 1)
 		return cli_usage_error("use one of --cycles, --irq, --class, --report and --path");
-	if (o->boot_arg && o->boots_arg)
+	if (o->d.boot && o->d.boots)
 		return cli_usage_error("cannot use --boot with --boots");
-	if (o->sel == SEL_REPORT && (o->boot_arg || o->boots_arg))
+	if (o->sel == SEL_REPORT && (o->d.boot || o->d.boots))
 		return cli_usage_error("cannot use --report with --boot or --boots");
 	if (o->radius && o->sel != SEL_CLASS)
 		return cli_usage_error("--radius needs --class");
-	if (o->list && o->json)
+	if (o->list && o->out.json)
 		return cli_usage_error("cannot use --list with --json");
-	if ((o->list || o->json) && o->format)
+	if ((o->list || o->out.json) && o->format)
 		return cli_usage_error("cannot use -T with --list or --json");
-	if ((o->list || o->json) && o->sel == SEL_ALL)
+	if ((o->list || o->out.json) && o->sel == SEL_ALL)
 		o->sel = SEL_CYCLES;
-	if ((o->list || o->json) && o->sel != SEL_CYCLES && o->sel != SEL_IRQ &&
+	if ((o->list || o->out.json) && o->sel != SEL_CYCLES && o->sel != SEL_IRQ &&
 	    o->sel != SEL_PATH)
 		return cli_usage_error("--list and --json take --cycles, --irq or --path");
 	if (o->format && !strcmp(o->format, "html")) {
@@ -408,7 +309,7 @@ static struct graph *load_report(struct store *st, const struct graph_opts *o,
 	r = store_report_load(st, o->report, &found);
 	if (!r) {
 		if (!found)
-			error("no report %" PRId64 " in '%s'", o->report, o->db);
+			error("no report %" PRId64 " in '%s'", o->report, o->d.db);
 		return NULL;
 	}
 	if (store_graph_report_boot(st, o->report, &boot, &label) < 0) {
@@ -424,7 +325,7 @@ static struct graph *load_report(struct store *st, const struct graph_opts *o,
 	graph_text_add(title, r->title);
 	if (!g->nr_nodes) {
 		error("report %" PRId64 " in '%s' names no lock to draw",
-		      o->report, o->db);
+		      o->report, o->d.db);
 		graph_free(g);
 		g = NULL;
 	}
@@ -477,7 +378,7 @@ static void missing_lines(struct strbuf *sb, const struct graph *g, bool wrap)
 /* Is the output a picture that --max-nodes bounds? */
 static bool bounded(const struct graph_opts *o)
 {
-	if (o->list || o->json || o->sel == SEL_REPORT || o->sel == SEL_PATH ||
+	if (o->list || o->out.json || o->sel == SEL_REPORT || o->sel == SEL_PATH ||
 	    o->html)
 		return false;
 	return o->max_nodes;
@@ -514,7 +415,7 @@ static void path_title(struct strbuf *t, const struct graph_paths *p,
 
 static int run(struct graph_opts *o)
 {
-	struct boot_list boots = { 0 };
+	struct store_boot_set boots = { 0 };
 	struct strbuf title = STRBUF_INIT, note = STRBUF_INIT;
 	struct strbuf where = STRBUF_INIT;
 	struct graph_view view = { 0 };
@@ -533,12 +434,13 @@ static int run(struct graph_opts *o)
 	int ret = EXIT_FATAL, wr;
 	bool text;
 
-	st = store_open(o->db, STORE_READ_ONLY);
+	st = store_open(o->d.db, STORE_READ_ONLY);
 	if (!st)
 		return EXIT_FATAL;
 	if (o->sel == SEL_REPORT) {
 		g = load_report(st, o, &title, &note);
-	} else if (!pick_boots(st, o, &boots)) {
+	} else if (!store_boot_select(st, o->d.boots ? o->d.boots :
+				      o->d.boot, o->d.boots, &boots)) {
 		/* a bounded picture ranks what it draws by chain uses */
 		g = graph_load_uses(st, boots.ids, boots.labels, boots.nr,
 				    bounded(o) ? &uses : NULL);
@@ -605,7 +507,7 @@ static int run(struct graph_opts *o)
 		bound_title(&title, &view, o->max_nodes);
 	}
 	view.title = title.buf;
-	text = o->list || o->json || (o->sel == SEL_PATH && !o->format);
+	text = o->list || o->out.json || (o->sel == SEL_PATH && !o->format);
 	if (o->sel != SEL_REPORT)
 		missing_lines(&note, g, !text);
 	view.note = note.len ? note.buf : NULL;
@@ -619,8 +521,8 @@ static int run(struct graph_opts *o)
 		out = open_output(o, &pid);
 		if (!out)
 			goto out;
-		if (o->json) {
-			w = jsonw_new(out, o->pretty);
+		if (o->out.json) {
+			w = jsonw_new(out, o->out.pretty);
 			jsonw_start_object(w);
 			json_head(w, o, g);
 			if (o->sel == SEL_CYCLES)
@@ -665,7 +567,7 @@ out:
 	graph_view_release(&view);
 	graph_free(g);
 	free(uses);
-	boot_list_release(&boots);
+	store_boot_set_release(&boots);
 	strbuf_release(&title);
 	strbuf_release(&note);
 	strbuf_release(&where);
@@ -675,9 +577,7 @@ out:
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'D' },
-		{ "boot", required_argument, NULL, 'B' },
-		{ "boots", required_argument, NULL, 'U' },
+		DB_LONGOPTS, BOOT_LONGOPT, BOOTS_LONGOPT, OUT_LONGOPTS,
 		{ "cycles", no_argument, NULL, 'C' },
 		{ "irq", no_argument, NULL, 'I' },
 		{ "class", required_argument, NULL, 'N' },
@@ -688,8 +588,6 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'T' },
 		{ "sites", no_argument, NULL, 'S' },
 		{ "list", no_argument, NULL, 'l' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
 		{ "max-cycles", required_argument, NULL, 'M' },
 		{ "max-nodes", required_argument, NULL, 'X' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -701,17 +599,9 @@ int main(int argc, char **argv)
 	int c, nsel = 0, ret;
 
 	cli_init(argv[0], usage_line);
-	while ((c = getopt_long(argc, argv, "o:T:ljpvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:T:l" OUT_SHORTOPTS "vh",
+				longopts, NULL)) != -1) {
 		switch (c) {
-		case 'D':
-			o.db = optarg;
-			break;
-		case 'B':
-			o.boot_arg = optarg;
-			break;
-		case 'U':
-			o.boots_arg = optarg;
-			break;
 		case 'C':
 			o.sel = SEL_CYCLES;
 			nsel++;
@@ -768,12 +658,6 @@ int main(int argc, char **argv)
 		case 'l':
 			o.list = true;
 			break;
-		case 'p':
-			o.pretty = true;
-			/* fall through */
-		case 'j':
-			o.json = true;
-			break;
 		case 'v':
 			o.verbose = true;
 			break;
@@ -781,6 +665,9 @@ int main(int argc, char **argv)
 			print_help();
 			return cli_help_done();
 		default:
+			if (db_args_parse(&o.d, c, optarg) ||
+			    out_args_parse(&o.out, c))
+				break;
 			return cli_usage();
 		}
 	}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin/sym-options.h"
 #include "collect/collect.h"
 #include "collect/db-sink.h"
 #include "collect/sources.h"
@@ -85,22 +86,19 @@ static const char usage_text[] =
 
 static int parse_timeout(const char *arg, int *out)
 {
-	char *end;
-	long v;
+	unsigned long long v;
 
-	v = strtol(arg, &end, 10);
-	if (end == arg || *end || v <= 0 || v > INT_MAX / 1000)
+	if (cli_parse_uint(arg, INT_MAX / 1000, &v) || !v)
 		return -1;
-	*out = v;
+	*out = (int)v;
 	return 0;
 }
 
 struct collect_args {
 	struct collect_agent_opts agent;
-	const char *raw_dir, *db, *log, *proc_dir, *label, *vmlinux, *modules;
-	const char *debug_dir;
-	const char *cache, *run;
-	bool local, agent_only, no_cache, run_timeout;	/* agent_only: an agent-only option was given */
+	const char *raw_dir, *db, *log, *proc_dir, *label, *run;
+	struct sym_args sym;
+	bool local, agent_only, run_timeout;	/* agent_only: an agent-only option was given */
 	const char **triggers;
 	size_t ntriggers;
 };
@@ -131,9 +129,9 @@ static int check_args(const struct collect_args *a)
 	}
 	if (a->run_timeout && !a->run)
 		return cli_usage_error("%s", "--run-timeout needs --run NAME");
-	if (!a->db && (a->label || a->vmlinux || a->modules || a->debug_dir))
+	if (!a->db && (a->label || a->sym.vmlinux || a->sym.modules || a->sym.debug_dir))
 		return cli_usage_error("%s", "--label, --vmlinux, --debug-dir and --modules need --db FILE");
-	if (a->vmlinux && a->debug_dir)
+	if (a->sym.vmlinux && a->sym.debug_dir)
 		return cli_usage_error("%s", "give --vmlinux or --debug-dir, not both");
 	if (a->agent.socket_path)
 		return SRC_AGENT;
@@ -152,11 +150,8 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 		{ "proc-dir",	required_argument,	NULL, 'P' },
 		{ "local",	no_argument,		NULL, 'l' },
 		{ "label",	required_argument,	NULL, 'b' },
-		{ "vmlinux",	required_argument,	NULL, 'v' },
-		{ "modules",	required_argument,	NULL, 'm' },
-		{ "debug-dir",	required_argument,	NULL, 'G' },
-		{ "cache",	required_argument,	NULL, 'C' },
-		{ "no-cache",	no_argument,		NULL, 'N' },
+		SYM_LONGOPTS,
+		SYM_LONGOPT_DEBUG_DIR,
 		{ "timeout",	required_argument,	NULL, 't' },
 		{ "poweroff",	no_argument,		NULL, 'p' },
 		{ "trigger",	required_argument,	NULL, 'T' },
@@ -192,22 +187,6 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 			break;
 		case 'b':
 			a->label = optarg;
-			break;
-		case 'v':
-			a->vmlinux = optarg;
-			break;
-		case 'm':
-			a->modules = optarg;
-			break;
-		case 'G':
-			a->debug_dir = optarg;
-			break;
-		case 'C':
-			a->cache = optarg;
-			a->no_cache = false;
-			break;
-		case 'N':
-			a->no_cache = true;
 			break;
 		case 't':
 			if (parse_timeout(optarg, &a->agent.timeout_s))
@@ -255,6 +234,8 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 			fputs(usage_text, stdout);
 			return -1;
 		default:
+			if (sym_args_parse(&a->sym, opt, optarg))
+				break;
 			return cli_usage();
 		}
 	}
@@ -274,11 +255,11 @@ static struct collect_sink *make_db_sink(const struct collect_args *a,
 	static char kmsg_input[4200], events_input[4200];
 	struct db_sink_opts o = {
 		.db_path = a->db, .label = a->label,
-		.source = source_names[src], .vmlinux = a->vmlinux,
-		.debug_dir = a->vmlinux ? NULL :
-			     a->debug_dir ? a->debug_dir : "/usr/lib/debug",
-		.modules_dir = a->modules,
-		.cache_dir = a->cache, .no_cache = a->no_cache,
+		.source = source_names[src], .vmlinux = a->sym.vmlinux,
+		.debug_dir = a->sym.vmlinux ? NULL :
+			     a->sym.debug_dir ? a->sym.debug_dir : "/usr/lib/debug",
+		.modules_dir = a->sym.modules,
+		.cache_dir = a->sym.cache, .no_cache = a->sym.no_cache,
 		.completeness_from_summary = src == SRC_AGENT ||
 					     src == SRC_RAW_DIR ||
 					     src == SRC_LOCAL,

@@ -17,9 +17,11 @@
 #include <sys/stat.h>
 
 #include "advise/advise.h"
+#include "builtin/db-options.h"
+#include "builtin/sym-options.h"
 #include "parse/klog.h"
 #include "report/report-print.h"
-#include "store/store.h"
+#include "store/store-boot.h"
 #include "symbolise/symbolise.h"
 #include "util/cli.h"
 #include "util/error.h"
@@ -83,8 +85,9 @@ static void print_help(void)
 	      "      --no-cache   read their DWARF every time, write no index\n"
 	      "      --db=FILE    read the reports of a lockdep database\n"
 	      "                   (lockdep-collect --db) instead of logs\n"
-	      "      --boot=ID    ... of this boot (default: the newest), after\n"
-	      "                   the boot, its workload and \"N reports\"\n"
+	      "      --boot=ID    ... of this boot, an id or a label (default:\n"
+	      "                   the newest), after the boot, its workload\n"
+	      "                   and \"N reports\"\n"
 	      "      --all        ... of every boot\n"
 	      "      --show=ID    ... only the report with this id\n"
 	      "      --advise     after each report, a verdict (annotate, real\n"
@@ -230,30 +233,31 @@ static int parse_id(const char *arg, int64_t *out)
 }
 
 /* Print the reports of a database: a boot's, every boot's, or one. */
-static int report_db(const char *db, int64_t boot, bool all, int64_t show_id,
-		     bool list, bool json, struct report_opts *o, int nfiles)
+static int report_db(const char *db, const char *boot_arg, bool all,
+		     int64_t show_id, bool list, bool json,
+		     struct report_opts *o, int nfiles)
 {
 	struct ldr_report *r;
 	struct store *st;
-	bool found = true, explicit_boot = boot > 0;
+	bool found = true, explicit_boot = boot_arg;
+	int64_t boot = 0;
 	int ret = 0;
 
-	if (nfiles || (json && list) || (show_id && (list || boot || all)) ||
-	    (boot && all))
+	if (nfiles || (json && list) ||
+	    (show_id && (list || boot_arg || all)) || (boot_arg && all))
 		return cli_usage_error("%s", nfiles ?
 				       "cannot use --db with input files" :
 				       "cannot use --show with --list, --boot or --all, --json with --list, or --boot with --all");
 	st = store_open(db, STORE_READ_ONLY);
 	if (!st)
 		return EXIT_FATAL;
-	if (!show_id && !all && !boot) {
+	if (boot_arg && store_boot_resolve(st, boot_arg, &boot)) {
+		store_close(st);
+		return EXIT_FATAL;
+	} else if (!show_id && !all && !boot_arg) {
 		boot = store_boot_latest(st);
 		if (boot == 0)
 			warning("'%s' holds no boot yet", db);
-	} else if (boot && store_boot_exists(st, boot) != 1) {
-		error("no boot %" PRId64 " in '%s'", boot, db);
-		store_close(st);
-		return EXIT_FATAL;
 	}
 	o->output = json ? OUT_JSON : list ? OUT_LIST : OUT_PLAIN;
 	o->st = st;
@@ -292,46 +296,35 @@ static int report_db(const char *db, int64_t boot, bool all, int64_t show_id,
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
+		OUT_LONGOPTS,
 		{ "list", no_argument, NULL, 'l' },
 		{ "type", required_argument, NULL, 't' },
 		{ "title", required_argument, NULL, 'T' },
-		{ "db", required_argument, NULL, 'D' },
-		{ "boot", required_argument, NULL, 'B' },
+		DB_LONGOPTS, BOOT_LONGOPT,
 		{ "all", no_argument, NULL, 'A' },
 		{ "show", required_argument, NULL, 'S' },
-		{ "vmlinux", required_argument, NULL, 'V' },
-		{ "modules", required_argument, NULL, 'M' },
+		SYM_LONGOPTS,
 		{ "advise", no_argument, NULL, 'a' },
 		{ "source", required_argument, NULL, 's' },
 		{ "patch-dir", required_argument, NULL, 'P' },
-		{ "cache", required_argument, NULL, 'C' },
-		{ "no-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { .output = OUT_PLAIN, .type = -1,
 				 .patch_dirfd = -1 };
 	unsigned int next_id = 1, failed = 0, read_in_part = 0;
-	bool json = false, list = false, all = false, title = false;
-	const char *db = NULL;
+	bool list = false, all = false, title = false;
+	struct out_args out = { 0 };
+	struct db_args d = { 0 };
 	struct symbolise_opts so = { 0 };
-	const char *cache_opt = NULL;
-	bool no_cache = false;
-	char *cache_dir;
-	int64_t boot = 0, show_id = 0;
+	struct sym_args sa = { 0 };
+	int64_t show_id = 0;
 	int c, i, ret;
 
 	cli_init(argv[0], usage_line);
-	while ((c = getopt_long(argc, argv, "jplt:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, OUT_SHORTOPTS "lt:h", longopts,
+				NULL)) != -1) {
 		switch (c) {
-		case 'p':
-			o.pretty = true;
-			/* fall through */
-		case 'j':
-			json = true;
-			break;
 		case 'l':
 			list = true;
 			break;
@@ -352,32 +345,15 @@ int main(int argc, char **argv)
 			o.syzbot_title = !strcmp(optarg, "syzbot");
 			title = true;
 			break;
-		case 'D':
-			db = optarg;
-			break;
-		case 'B':
 		case 'S':
-			if (parse_id(optarg, c == 'B' ? &boot : &show_id)) {
-				error("invalid --%s '%s': expected a positive id",
-				      c == 'B' ? "boot" : "show", optarg);
+			if (parse_id(optarg, &show_id)) {
+				error("invalid --show '%s': expected a positive id",
+				      optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'A':
 			all = true;
-			break;
-		case 'V':
-			so.vmlinux = optarg;
-			break;
-		case 'M':
-			so.modules_dir = optarg;
-			break;
-		case 'C':
-			cache_opt = optarg;
-			no_cache = false;
-			break;
-		case 'N':
-			no_cache = true;
 			break;
 		case 'P':
 			o.patch_dir = optarg;
@@ -392,12 +368,17 @@ int main(int argc, char **argv)
 			print_help();
 			return cli_help_done();
 		default:
+			if (sym_args_parse(&sa, c, optarg) ||
+			    db_args_parse(&d, c, optarg) ||
+			    out_args_parse(&out, c))
+				break;
 			return cli_usage();
 		}
 	}
-	if (json && list)
+	o.pretty = out.pretty;
+	if (out.json && list)
 		return cli_usage_error("cannot use --json and --list together");
-	if (json && title)
+	if (out.json && title)
 		return cli_usage_error("--title applies to text and --list: --json carries both title and syzbot_title");
 	if (o.advise && list)
 		return cli_usage_error("cannot use --advise with --list");
@@ -420,27 +401,23 @@ int main(int argc, char **argv)
 			len--;
 		o.patch_dir_len = (int)len;
 	}
-	if (db && (so.vmlinux || so.modules_dir))
+	if (d.db && sym_args_any(&sa))
 		return cli_usage_error("--vmlinux and --modules apply to log files, not --db "
 				       "(lockdep-collect --db symbolises what it stores)");
-	if (db)
-		return report_db(db, boot, all, show_id, list, json, &o,
+	if (d.db)
+		return report_db(d.db, d.boot, all, show_id, list, out.json, &o,
 				 argc - optind);
-	if (boot || all || show_id)
+	if (d.boot || all || show_id)
 		return cli_usage_error("--boot, --all and --show need --db");
 	if (optind == argc)
 		return cli_usage_error("no input file (use '-' for standard input)");
-	if (so.vmlinux || so.modules_dir) {
-		so.vmlinux_required = true;
-		cache_dir = no_cache ? NULL : symbolise_cache_dir(cache_opt);
-		so.cache_dir = cache_dir;
-		o.sym = symboliser_new(&so);
-		free(cache_dir);
+	if (sym_args_any(&sa)) {
+		o.sym = sym_args_open(&sa, &so);
 		if (!o.sym)
 			return EXIT_FATAL;
 	}
-	o.output = json ? OUT_JSON : list ? OUT_LIST : OUT_PLAIN;
-	if (json) {
+	o.output = out.json ? OUT_JSON : list ? OUT_LIST : OUT_PLAIN;
+	if (out.json) {
 		o.json = jsonw_new(stdout, o.pretty);
 		jsonw_start_array(o.json);
 	}
@@ -462,7 +439,7 @@ int main(int argc, char **argv)
 		strbuf_release(&sb);
 		symboliser_free(o.sym);
 	}
-	if (json) {
+	if (out.json) {
 		jsonw_end_array(o.json);
 		jsonw_destroy(&o.json);
 	}

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "builtin/sym-options.h"
 #include "parse/klog-shapes.h"
 #include "report/report-print.h"
 #include "symbolise/symbolise.h"
@@ -104,20 +105,7 @@ static void print_json(const struct ldr_frame *f)
 {
 	struct json_writer *w = jsonw_new(stdout, false);
 
-	jsonw_start_object(w);
-	jsonw_string_field(w, "func", f->func);
-	if (f->has_off) {
-		jsonw_uint_field(w, "off", f->off);
-		jsonw_uint_field(w, "size", f->size);
-	}
-	if (f->has_addr)
-		jsonw_hex_field(w, "addr", f->addr);
-	if (f->module)
-		jsonw_string_field(w, "module", f->module);
-	jsonw_string_field(w, "file", f->file);
-	jsonw_uint_field(w, "line", f->line);
-	report_json_inlined(w, f);
-	jsonw_end_object(w);
+	report_json_frame(w, f);
 	jsonw_destroy(&w);
 }
 
@@ -234,25 +222,20 @@ static bool parse_offset(const char *s, unsigned long long *v)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_BUILD_ID = 256, OPT_PC, OPT_CACHE, OPT_NO_CACHE };
+	enum { OPT_BUILD_ID = 256, OPT_PC };
 	static const struct option longopts[] = {
-		{ "vmlinux", required_argument, NULL, 'e' },
-		{ "modules", required_argument, NULL, 'm' },
+		SYM_LONGOPTS,
 		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
 		{ "kaslr-offset", required_argument, NULL, 'k' },
 		{ "pc", no_argument, NULL, OPT_PC },
 		{ "json", no_argument, NULL, 'j' },
-		{ "cache", required_argument, NULL, OPT_CACHE },
-		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct symbolise_opts so = { 0 };
+	struct sym_args sa = { 0 };
 	struct sym_cli c = { 0 };
 	struct batch b = { 0 };
-	const char *cache_opt = NULL;
-	bool no_cache = false;
-	char *cache_dir;
 	const struct symbolise_stats *st;
 	int ch, ret = EXIT_OK;
 
@@ -262,11 +245,11 @@ int main(int argc, char **argv)
 	__fsetlocking(stdout, FSETLOCKING_BYCALLER);
 	while ((ch = getopt_long(argc, argv, "e:m:k:jh", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'e':
-			so.vmlinux = optarg;
+		case 'e':	/* -e and -m: addr2line's letters */
+			sa.vmlinux = optarg;
 			break;
 		case 'm':
-			so.modules_dir = optarg;
+			sa.modules = optarg;
 			break;
 		case OPT_BUILD_ID:
 			so.build_id = optarg;
@@ -284,27 +267,18 @@ int main(int argc, char **argv)
 		case 'j':
 			c.json = true;
 			break;
-		case OPT_CACHE:
-			cache_opt = optarg;
-			no_cache = false;
-			break;
-		case OPT_NO_CACHE:
-			no_cache = true;
-			break;
 		case 'h':
 			print_help();
 			return cli_help_done();
 		default:
+			if (sym_args_parse(&sa, ch, optarg))
+				break;
 			return cli_usage();
 		}
 	}
-	if (!so.vmlinux && !so.modules_dir)
+	if (!sym_args_any(&sa))
 		return cli_usage_error("nothing to symbolise against (use --vmlinux or --modules)");
-	so.vmlinux_required = true;
-	cache_dir = no_cache ? NULL : symbolise_cache_dir(cache_opt);
-	so.cache_dir = cache_dir;
-	c.sym = symboliser_new(&so);
-	free(cache_dir);
+	c.sym = sym_args_open(&sa, &so);
 	if (!c.sym)
 		return EXIT_FATAL;
 	if (optind < argc) {

@@ -13,7 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "builtin/db-options.h"
 #include "diff/diff.h"
+#include "store/store-boot.h"
 #include "util/cli.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -142,34 +144,21 @@ static int split_spec(char *arg, const char *db, struct side_spec *s)
 static int resolve_baseline(struct store *st, const struct side_spec *spec,
 			    int64_t **ids, size_t *nr)
 {
-	char *list = xstrdup(spec->boot), *tok, *save = NULL;
-	size_t alloc = 0, i;
-	int64_t id;
-	int ret = 0;
+	struct store_boot_set set = { 0 };
 
-	for (tok = strtok_r(list, ",", &save); tok && !ret;
-	     tok = strtok_r(NULL, ",", &save)) {
-		ret = diff_resolve_boot(st, spec->db, tok, &id);
-		for (i = 0; !ret && i < *nr; i++)
-			if ((*ids)[i] == id)
-				break;
-		if (ret || i < *nr)
-			continue;	/* an error, or named twice */
-		ALLOC_GROW(*ids, *nr + 1, alloc);
-		(*ids)[(*nr)++] = id;
-	}
-	if (!ret && !*nr)
-		ret = error("no baseline boot in '%s'", spec->boot);
-	free(list);
-	return ret;
+	if (store_boot_select(st, spec->boot, false, &set))
+		return -1;
+	*ids = set.ids;		/* taken over; the labels are not needed */
+	*nr = set.nr;
+	set.ids = NULL;
+	store_boot_set_release(&set);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'D' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
+		DB_LONGOPTS, OUT_LONGOPTS,
 		{ "fail-on", required_argument, NULL, 'F' },
 		{ "max-cycles", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
@@ -181,25 +170,16 @@ int main(int argc, char **argv)
 	struct store *st[DIFF_SIDES] = { NULL, NULL };
 	int64_t id[DIFF_SIDES], *base = NULL;
 	size_t nr_base = 0;
-	bool json = false, pretty = false;
-	const char *db = NULL;
+	struct out_args out = { 0 };
+	struct db_args dba = { 0 };
 	unsigned int failed = 0;
 	struct diff d;
 	unsigned long long count;
 	int c, s, ret = EXIT_FATAL;
 
 	cli_init(argv[0], usage_line);
-	while ((c = getopt_long(argc, argv, "jph", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, OUT_SHORTOPTS "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'D':
-			db = optarg;
-			break;
-		case 'p':
-			pretty = true;
-			/* fall through */
-		case 'j':
-			json = true;
-			break;
 		case 'F':
 			if (parse_fail_on(optarg, &fail_on))
 				return EXIT_USAGE;
@@ -214,13 +194,16 @@ int main(int argc, char **argv)
 			print_help();
 			return cli_help_done();
 		default:
+			if (db_args_parse(&dba, c, optarg) ||
+			    out_args_parse(&out, c))
+				break;
 			return cli_usage();
 		}
 	}
 	if (argc - optind != 2)
 		return cli_usage_error("expected two boots, A and B");
 	for (s = 0; s < DIFF_SIDES; s++)
-		if (split_spec(argv[optind + s], db, &spec[s]))
+		if (split_spec(argv[optind + s], dba.db, &spec[s]))
 			return EXIT_USAGE;
 
 	for (s = 0; s < DIFF_SIDES; s++) {
@@ -234,8 +217,7 @@ int main(int argc, char **argv)
 			goto out;
 	}
 	if (resolve_baseline(st[DIFF_A], &spec[DIFF_A], &base, &nr_base) ||
-	    diff_resolve_boot(st[DIFF_B], spec[DIFF_B].db, spec[DIFF_B].boot,
-			      &id[DIFF_B]))
+	    store_boot_resolve(st[DIFF_B], spec[DIFF_B].boot, &id[DIFF_B]))
 		goto out;
 	id[DIFF_A] = base[nr_base - 1];
 	if (diff_compute(&d, st[DIFF_A], spec[DIFF_A].db, base, nr_base,
@@ -248,8 +230,8 @@ int main(int argc, char **argv)
 			warning("'%s': boot %lld: %zu dependencies name a class of another boot; left out",
 				spec[s].db, (long long)id[s],
 				d.boot[s].dropped_deps);
-	if (json)
-		diff_print_json(&d, &fail_on, stdout, pretty);
+	if (out.json)
+		diff_print_json(&d, &fail_on, stdout, out.pretty);
 	else
 		diff_print_plain(&d, stdout);
 	failed = diff_failed(&d, &fail_on);
