@@ -3,7 +3,8 @@
  * libFuzzer harness of the guest's console log reader
  * (src/collect/console.h), the input as the log file (a memfd).
  * Invariants: the lines given are the input's, in order, split at '\n'
- * and every CONSOLE_LINE_MAX bytes, without '\r' at the end, each
+ * (a line over LINE_READER_MAX is an error; libFuzzer's inputs are
+ * shorter), without '\r' at the end, each
  * NUL-terminated at its length; the timestamp changes only on a line that
  * starts with one, to the one it shows; a panic verdict quotes the start
  * of a line that said "Kernel panic - not syncing" (NUL-terminated in its
@@ -16,6 +17,7 @@
 
 #include "fuzz.h"
 #include "collect/console.h"
+#include "util/line-reader.h"
 
 struct walk {
 	const uint8_t *data;
@@ -36,7 +38,7 @@ static int on_line(const char *line, size_t len, unsigned long long usec,
 	char ts[48];
 
 	/* the next piece of the input, as console.h splits it */
-	while (n < rest && n < CONSOLE_LINE_MAX && s[n] != '\n')
+	while (n < rest && n < LINE_READER_MAX && s[n] != '\n')
 		n++;
 	w->off += n + (n < rest && s[n] == '\n');
 	while (n && s[n - 1] == '\r')

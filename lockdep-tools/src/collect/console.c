@@ -90,11 +90,12 @@ int console_read(const char *path, struct console_verdict *v,
 		return error("unable to open the console log '%s': %s", path,
 			     strerror(errno));
 	line_reader_init(&lr, in, path);
-	while ((ret = line_reader_next(&lr)) > 0)
-		if (one_line(lr.line, lr.len, &usec, v, fn, data)) {
-			ret = -1;
+	/* the callback's non-zero return stops the read and is returned */
+	while ((ret = line_reader_next(&lr)) > 0) {
+		ret = one_line(lr.line, lr.len, &usec, v, fn, data);
+		if (ret)
 			break;
-		}
+	}
 	line_reader_release(&lr);
 	fclose(in);
 	return ret;
