@@ -25,7 +25,12 @@ test_expect_success 'lockdep-report: the same reports, a warning naming the copy
 	"$BIN/lockdep-report" --db old.db --all >old.txt 2>err &&
 	grep -q "old.db. has schema version 4: reading a copy migrated" err &&
 	"$BIN/lockdep-report" --db new.db --all >new.txt &&
-	test_cmp new.txt old.txt &&
+	# the log was read from wherever the corpus was when the fixture was
+	# made: its directory is not the report
+	sed "s|^\(  input: *\).*/|\1|" old.txt >old.cmp &&
+	sed "s|^\(  input: *\).*/|\1|" new.txt >new.cmp &&
+	grep -q "^  input: *002-circular.txt:1-161$" old.cmp &&
+	test_cmp new.cmp old.cmp &&
 	grep -q "possible circular locking dependency" old.txt
 '
 
