@@ -22,6 +22,7 @@
 #include "collect/transport.h"
 #include "proto/allowlist.h"
 #include "proto/message.h"
+#include "util/cli.h"
 #include "util/error.h"
 #include "util/line-reader.h"
 #include "util/open-beneath.h"
@@ -102,23 +103,14 @@ static int bad_line(const struct manifest *m, size_t i, const char *what)
 	return error("%s:%zu: %s", m->path, i + 1, what);
 }
 
-/*
- * A MANIFEST number: decimal digits only (no sign, space or suffix) that
- * fit 64 bits. strtoull() alone takes "+415", " 415" and "-1" (wrapped).
- */
+/* A MANIFEST number: decimal digits alone that fit 64 bits (util/cli.h). */
 static int parse_u64(const char *s, size_t len, uint64_t *v)
 {
-	size_t i;
+	unsigned long long n;
 
-	if (!len)
+	if (parse_decimal(s, len, UINT64_MAX, &n))
 		return -1;
-	*v = 0;
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9' ||
-		    *v > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
-			return -1;
-		*v = *v * 10 + (uint64_t)(s[i] - '0');
-	}
+	*v = n;
 	return 0;
 }
 

@@ -52,17 +52,27 @@ int cli_exit(int ret)
 	return ret;
 }
 
+int parse_decimal(const char *s, size_t len, unsigned long long max,
+		  unsigned long long *v)
+{
+	unsigned long long n = 0;
+	size_t i;
+
+	if (!len)
+		return -1;
+	for (i = 0; i < len; i++) {
+		unsigned long long d = (unsigned long long)(s[i] - '0');
+
+		if (s[i] < '0' || s[i] > '9' || d > max || n > (max - d) / 10)
+			return -1;
+		n = n * 10 + d;
+	}
+	*v = n;
+	return 0;
+}
+
 int cli_parse_uint(const char *arg, unsigned long long max,
 		   unsigned long long *v)
 {
-	unsigned long long n;
-
-	if (!*arg || strspn(arg, "0123456789") != strlen(arg))
-		return -1;
-	errno = 0;
-	n = strtoull(arg, NULL, 10);
-	if (errno || n > max)
-		return -1;
-	*v = n;
-	return 0;
+	return parse_decimal(arg, strlen(arg), max, v);
 }

@@ -19,6 +19,8 @@
 #ifndef UTIL_CLI_H
 #define UTIL_CLI_H
 
+#include <stddef.h>
+
 /* The exit codes of every tool (1 may mean more than "partial"). */
 enum cli_exit_code {
 	EXIT_OK = 0,
@@ -53,6 +55,13 @@ int cli_usage_error(const char *fmt, ...);
  */
 int cli_parse_uint(const char *arg, unsigned long long max,
 		   unsigned long long *v);
+
+/*
+ * The same rule for a number inside a line (a MANIFEST field, a range's
+ * ends): the @len bytes at @s are decimal digits alone, at most @max.
+ */
+int parse_decimal(const char *s, size_t len, unsigned long long max,
+		  unsigned long long *v);
 
 /*
  * The tool's last word: @ret, unless standard output cannot be flushed
