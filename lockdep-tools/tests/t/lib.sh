@@ -180,6 +180,19 @@ kmsg_from_log() {
 	}'
 }
 
+# start_agent [AGENT-ARGS...]: lockdep-agent on ./agent.sock (with
+# AGENT-ARGS, e.g. --workload SCRIPT), its pid in ./agent.pid, its stderr
+# in ./agent.err; fails if the socket is not there within 5 s
+start_agent() {
+	"$BIN/lockdep-agent" --listen agent.sock "$@" 2>agent.err &
+	echo $! >agent.pid
+	for _ in $(seq 50); do
+		[ -S agent.sock ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # collect_rc WANT ARGS: lockdep-collect exits WANT; stderr in ./err
 collect_rc() {
 	local want=$1

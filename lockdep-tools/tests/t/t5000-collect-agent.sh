@@ -10,7 +10,6 @@ this kernel goes (exit 3).'
 
 MAN=$TOP/lockdep-tools/man
 
-# start_agent: lockdep-agent on ./agent.sock, pid in ./agent.pid
 # What a collection of this machine exits: 3 without lockdep (complete
 # as far as it goes), 1 (partial) if the kernel log is unreadable too;
 # with lockdep, 0, 1 or 3 (what it lacks of our series' files is not
@@ -19,16 +18,6 @@ if [ -e /proc/lockdep ]; then HOST_RC=0,1,3
 elif [ -r /dev/kmsg ]; then HOST_RC=3
 else HOST_RC=1
 fi
-
-start_agent() {
-	"$BIN/lockdep-agent" --listen agent.sock 2>agent.err &
-	echo $! >agent.pid
-	for _ in $(seq 50); do
-		[ -S agent.sock ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 test_expect_success 'help and man page name the same options' '
 	for tool in lockdep-agent:8 lockdep-collect:1; do

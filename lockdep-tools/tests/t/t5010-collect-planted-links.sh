@@ -9,17 +9,6 @@ real agent serves this host'\''s /proc over a UNIX socket; no file outside
 the raw directory may change.'
 . "$(dirname "$0")/lib.sh"
 
-# start_agent: lockdep-agent on ./agent.sock, pid in ./agent.pid
-start_agent() {
-	"$BIN/lockdep-agent" --listen agent.sock 2>agent.err &
-	echo $! >agent.pid
-	for _ in $(seq 50); do
-		[ -S agent.sock ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # collect_agent DIR: one collection into DIR, its exit status in ./rc;
 # the agent ends with it (a collection refused early never powers off)
 collect_agent() {

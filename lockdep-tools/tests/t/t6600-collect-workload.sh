@@ -19,17 +19,6 @@ collect_plain() {
 }
 DB=$TRASH/db
 
-# start_agent SCRIPT: lockdep-agent on ./agent.sock running SCRIPT
-start_agent() {
-	"$BIN/lockdep-agent" --listen agent.sock --workload "$1" 2>agent.err &
-	echo $! >agent.pid
-	for _ in $(seq 50); do
-		[ -S agent.sock ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # workload NAME BODY: an executable sh script ./NAME
 workload() {
 	printf '#!/bin/sh\n%s\n' "$2" >"$1" && chmod +x "$1"
@@ -61,7 +50,7 @@ test_expect_success 'usage: --run and --run-timeout are checked (64)' '
 test_expect_success 'the workload runs with a clean environment in its files/' '
 	mkdir -p wl/files &&
 	workload wl/run "echo \"cwd \$(pwd)\"; env | sort; echo to-stderr >&2; exit 3" &&
-	start_agent "$PWD/wl/run" &&
+	start_agent --workload "$PWD/wl/run" &&
 	LOCKDEP_SECRET=1 run 4 smoke.sh &&
 	wait "$(cat agent.pid)" &&
 	grep -q "workload smoke.sh: exit status 3 after" log &&
@@ -90,7 +79,7 @@ test_expect_success 'the workload runs with a clean environment in its files/' '
 
 test_expect_success 'output past 64 KiB keeps its last 64 KiB and the count' '
 	workload run "seq 1 30000; echo last-line" &&
-	start_agent "$PWD/run" &&
+	start_agent --workload "$PWD/run" &&
 	run 0,3 big.sh &&
 	wait "$(cat agent.pid)" &&
 	{ seq 1 30000; echo last-line; } >all &&
@@ -105,7 +94,7 @@ test_expect_success 'output past 64 KiB keeps its last 64 KiB and the count' '
 
 test_expect_success 'a workload killed by a signal is stored as such' '
 	workload run "kill -9 \$\$" &&
-	start_agent "$PWD/run" &&
+	start_agent --workload "$PWD/run" &&
 	run 4 killed.sh --db db4 &&
 	wait "$(cat agent.pid)" &&
 	grep -q "workload killed.sh: killed by signal 9" log &&
@@ -113,7 +102,7 @@ test_expect_success 'a workload killed by a signal is stored as such' '
 '
 
 test_expect_success 'no workload in the guest: partial, naming it and why' '
-	start_agent "$PWD/nowhere" &&
+	start_agent --workload "$PWD/nowhere" &&
 	run 1 ghost.sh --db db5 &&
 	wait "$(cat agent.pid)" &&
 	grep -q "workload .ghost.sh. did not start (ENOENT: no workload to run at $PWD/nowhere)" log &&
@@ -124,7 +113,7 @@ test_expect_success 'no workload in the guest: partial, naming it and why' '
 
 test_expect_success 'a hung workload: --run-timeout ends the wait, its output so far and the files come' '
 	workload run "echo stuck in step 2; exec sleep 30" &&
-	start_agent "$PWD/run" &&
+	start_agent --workload "$PWD/run" &&
 	run 1 hang.sh --run-timeout 1 --db db6 &&
 	wait "$(cat agent.pid)" &&
 	grep -q "workload .hang.sh. did not end within 1 s (--run-timeout): its exit status is missing; its output so far is kept (16 bytes)" log &&
@@ -142,7 +131,7 @@ test_expect_success 'a hung workload: --run-timeout ends the wait, its output so
 
 test_expect_success 'what the workload leaves running is killed when it ends' '
 	workload run "sleep 4242 & echo \$! >$PWD/left.pid; echo started" &&
-	start_agent "$PWD/run" &&
+	start_agent --workload "$PWD/run" &&
 	run 0,3 leftover.sh &&
 	wait "$(cat agent.pid)" &&
 	grep -q "workload leftover.sh: exit status 0" log &&
@@ -154,7 +143,7 @@ test_expect_success 'what the workload leaves running is killed when it ends' '
 
 test_expect_success 'the guest goes away while the workload runs: partial, naming it' '
 	workload run "echo \$\$ >$PWD/lost.pid; exec sleep 30" &&
-	start_agent "$PWD/run" &&
+	start_agent --workload "$PWD/run" &&
 	{ { sleep 1; kill -KILL "$(cat agent.pid)"; } & } &&
 	run 1 lost.sh --db db8 &&
 	wait &&
