@@ -170,12 +170,6 @@ int diff_compute(struct diff *d, struct store *a, const char *a_db,
 		 const char *b_db, int64_t b_id, const struct diff_opts *opts);
 void diff_release(struct diff *d);
 
-/* Per-side: did the side have node @n / edge @e? */
-static inline bool diff_node_in(const struct diff *d, uint32_t n, int side)
-{
-	return d->nodes[n].in[side];
-}
-
 /* Does edge @e touch a class of an ambiguous identity? */
 static inline bool diff_edge_ambiguous(const struct diff *d, uint32_t e)
 {
@@ -183,6 +177,7 @@ static inline bool diff_edge_ambiguous(const struct diff *d, uint32_t e)
 	       d->nodes[d->g->edges[e].to].ambiguous;
 }
 
+/* Per-side: did the side have edge @e? */
 static inline bool diff_edge_in(const struct diff *d, uint32_t e, int side)
 {
 	const struct graph_edge *ge = &d->g->edges[e];

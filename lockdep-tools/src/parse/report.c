@@ -191,22 +191,6 @@ void report_add_note(struct ldr_report *r, const char *text)
 	r->notes[r->nr_notes++] = xstrdup(text);
 }
 
-size_t report_lock_names(const struct ldr_report *r, const char ***names)
-{
-	const char **v = xcalloc(r->nr_locks + 1, sizeof(*v));
-	size_t i, j, n = 0;
-
-	for (i = 0; i < r->nr_locks; i++) {
-		for (j = 0; j < n; j++)
-			if (!strcmp(v[j], r->locks[i].name))
-				break;
-		if (j == n)
-			v[n++] = r->locks[i].name;
-	}
-	*names = v;
-	return n;
-}
-
 void report_free(struct ldr_report *r)
 {
 	size_t i;

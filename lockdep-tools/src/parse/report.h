@@ -233,9 +233,6 @@ void lock_release(struct ldr_lock *l);
 /* Replace *field with a copy of s (which may be NULL). */
 void report_set(char **field, const char *s);
 
-/* Distinct lock names in order of first appearance (for tests, printers). */
-size_t report_lock_names(const struct ldr_report *r, const char ***names);
-
 /*
  * Derive title, syzbot_title and dedup_key from the parsed fields; call
  * once, when the parser is done with the report. See report-title.c for

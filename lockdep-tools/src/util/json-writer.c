@@ -266,10 +266,3 @@ void jsonw_bool_field(struct json_writer *w, const char *name, bool v)
 	jsonw_name(w, name);
 	jsonw_bool(w, v);
 }
-
-void jsonw_hex_field(struct json_writer *w, const char *name,
-		     unsigned long long v)
-{
-	jsonw_name(w, name);
-	jsonw_hex(w, v);
-}

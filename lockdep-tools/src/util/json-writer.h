@@ -51,7 +51,5 @@ void jsonw_uint_field(struct json_writer *w, const char *name,
 		      unsigned long long v);
 void jsonw_int_field(struct json_writer *w, const char *name, long long v);
 void jsonw_bool_field(struct json_writer *w, const char *name, bool v);
-void jsonw_hex_field(struct json_writer *w, const char *name,
-		     unsigned long long v);
 
 #endif
