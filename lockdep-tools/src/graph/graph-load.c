@@ -14,7 +14,11 @@
  * classes are never one node. The store names those ambiguous
  * identities first, so each class row is decided as it comes.
  * A graph of one boot merges nothing: its classes are appended as they
- * come, with no key built or hashed.
+ * come, with no key built or hashed. A graph of several boots reads the
+ * union the merge keeps of them when there is one of exactly those boots
+ * (store-union.h): the same nodes under the same keys in the same order,
+ * each boot's dependencies from its pack, so the same graph; else their
+ * rows.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,6 +27,7 @@
 
 #include "graph/graph-view.h"
 #include "store/store-graph.h"
+#include "store/store-union.h"
 #include "util/error.h"
 #include "util/idmap.h"
 #include "util/strbuf.h"
@@ -39,6 +44,8 @@ struct loader {
 	unsigned long dangling;
 	struct strset ambiguous;	/* identities shared within a boot */
 	struct strbuf key;
+	uint32_t *nodes;	/* the union's nodes, in its order */
+	size_t nr_nodes, alloc_nodes;
 };
 
 static int boot_index(struct loader *l, int64_t id)
@@ -139,8 +146,62 @@ static int add_chain_pair(int64_t from, int64_t to, uint64_t chains,
 	return 0;
 }
 
+/* ---- from the union (store-union.h) ---- */
+
+static int union_node(const struct store_union_node *n, void *data)
+{
+	struct loader *l = data;
+	uint32_t node;
+
+	strbuf_reset(&l->key);
+	if (n->identity) {
+		strbuf_addch(&l->key, 'i');
+		strbuf_addstr(&l->key, n->identity);
+	} else {
+		strbuf_addf(&l->key, "c%" PRId64, n->class_id);
+	}
+	node = graph_add_node(l->g, l->key.buf, n->name, n->usage_bits, -1);
+	l->g->nodes[node].nr_boots += n->boots;
+	ALLOC_GROW(l->nodes, l->nr_nodes + 1, l->alloc_nodes);
+	l->nodes[l->nr_nodes++] = node;
+	return 0;
+}
+
+static int union_boot(size_t idx, uint64_t own_nodes, void *data)
+{
+	struct loader *l = data;
+
+	l->g->boots[idx].nr_ambiguous = own_nodes;
+	return 0;
+}
+
+static int union_edge(uint32_t from, uint32_t to, size_t idx, int dep_bits,
+		      int distance, const char *site, void *data)
+{
+	struct loader *l = data;
+
+	if (from >= l->nr_nodes || to >= l->nr_nodes)
+		return -1;	/* the store gives only ordinals it gave */
+	graph_add_edge(l->g, l->nodes[from], l->nodes[to], (int)idx, dep_bits,
+		       distance, site);
+	return 0;
+}
+
+/* 1 if the graph came from the union, 0 if it is to be read, -1. */
+static int load_union(struct store *st, const int64_t *ids, size_t nr,
+		      struct loader *l)
+{
+	const struct store_union_reader r = {
+		.node = union_node, .boot = union_boot, .edge = union_edge,
+		.data = l,
+	};
+
+	return store_union_read(st, ids, nr, &r);
+}
+
 static void loader_release(struct loader *l)
 {
+	free(l->nodes);
 	idmap_release(&l->map);
 	strset_release(&l->ambiguous);
 	strbuf_release(&l->key);
@@ -155,6 +216,7 @@ struct graph *graph_load_uses(struct store *st, const int64_t *ids,
 			    .key = STRBUF_INIT };
 	uint64_t classes, deps;
 	size_t i;
+	int from_union;
 
 	l.g = graph_new();
 	for (i = 0; i < nr; i++)
@@ -165,13 +227,19 @@ struct graph *graph_load_uses(struct store *st, const int64_t *ids,
 	graph_reserve(l.g, nr == 1 ? classes : 0, deps);
 	idmap_reserve(&l.map, classes < GRAPH_RESERVE_MAX ? classes :
 		      GRAPH_RESERVE_MAX);
-	if (store_graph_no_exports(st, ids, nr, no_export, &l) ||
+	if (store_graph_no_exports(st, ids, nr, no_export, &l))
+		goto fail;
+	/* the union has no class ids for the chains' pairs */
+	from_union = nr > 1 && !chain_uses ? load_union(st, ids, nr, &l) : 0;
+	if (from_union < 0)
+		goto fail;
+	if (!from_union &&
 	    (nr == 1 ? store_graph_boot_classes(st, ids[0], add_class, &l) :
 	     store_graph_shared_identities(st, ids, nr, add_ambiguous, &l) ||
 	     store_graph_classes(st, ids, nr, add_class, &l)))
 		goto fail;
 	idmap_build(&l.map);
-	if (store_graph_deps(st, ids, nr, add_dep, &l))
+	if (!from_union && store_graph_deps(st, ids, nr, add_dep, &l))
 		goto fail;
 	if (l.dangling)
 		warning("'%s': %lu dependencies name a class of another boot or none; skipped",

@@ -712,6 +712,102 @@ static const char migration_14[] =
 	"DROP INDEX classes_key_offset;\n"
 	"CREATE INDEX classes_key_offset ON classes(boot_id, key_offset);\n";
 
+/*
+ * Version 15: the union of the boots, kept by lockdep-merge
+ * (store/store-union.h), so that the graph of every boot of a fleet
+ * reads each distinct class and dependency once instead of every boot's
+ * rows. A cache of the rows, written only by the merge; its invariants:
+ *
+ *  (U1) union_state has one row, kept = 1, stamped with the schema
+ *       cookie of now, only while the union tables are exactly the union
+ *       of the boots of union_packs, computed from their rows as
+ *       lockdep-graph --boots would. Any other state means "not kept":
+ *       readers read the boots' rows, the next merge builds it anew.
+ *  (U2) union_classes holds one row per node of that graph: a class
+ *       identity (identity set, class_id NULL), or a class of an
+ *       identity some boot of the union holds twice, or of none
+ *       (union_ambiguous), a node of its own (class_id set, identity
+ *       NULL). first_class is the smallest classes.id of the node: the
+ *       graph's node order. boots counts the boots that have it.
+ *  (U3) union_deps holds each distinct (from_id, to_id) of union_classes
+ *       ids once, with its dependency bits ORed, its smallest distance
+ *       and the site of the first boot that has one (site_boot).
+ *  (U4) union_packs holds, for each boot of the union, its dependencies
+ *       as (from_id, to_id) pairs (store/store-union.c's format) and how
+ *       many of its classes are nodes of their own.
+ *  (U5) The triggers below drop the state row as soon as a row the
+ *       union was computed from changes (a class, dependency or trace of
+ *       a boot of the union, or the boot itself): the union is never
+ *       read stale. The merge copies with triggers off and keeps the
+ *       union itself, in the same transaction.
+ */
+static const char migration_15[] =
+	"CREATE TABLE union_state (\n"
+	"	schema_version INTEGER,\n"
+	"	kept INTEGER NOT NULL\n"
+	");\n"
+	"CREATE TABLE union_classes (\n"
+	"	id INTEGER PRIMARY KEY,\n"
+	"	identity TEXT UNIQUE,\n"
+	"	class_id INTEGER UNIQUE,\n"
+	"	name TEXT NOT NULL,\n"
+	"	usage_bits INTEGER NOT NULL,\n"
+	"	boots INTEGER NOT NULL,\n"
+	"	first_class INTEGER NOT NULL\n"
+	");\n"
+	"CREATE TABLE union_ambiguous (\n"
+	"	identity TEXT PRIMARY KEY\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE union_deps (\n"
+	"	from_id INTEGER NOT NULL,\n"
+	"	to_id INTEGER NOT NULL,\n"
+	"	dep_bits INTEGER,\n"
+	"	distance INTEGER,\n"
+	"	site TEXT,\n"
+	"	site_boot INTEGER,\n"
+	"	PRIMARY KEY (from_id, to_id)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE union_packs (\n"
+	"	boot_id INTEGER PRIMARY KEY REFERENCES boots(id) ON DELETE CASCADE,\n"
+	"	ambiguous INTEGER NOT NULL,\n"
+	"	pack BLOB NOT NULL\n"
+	");\n"
+	"CREATE TRIGGER union_boot_delete BEFORE DELETE ON boots\n"
+	"WHEN EXISTS (SELECT 1 FROM union_packs WHERE boot_id = OLD.id)\n"
+	"BEGIN DELETE FROM union_state; END;\n"
+	"CREATE TRIGGER union_boot_update AFTER UPDATE OF id ON boots\n"
+	"BEGIN DELETE FROM union_state; END;\n"
+	"CREATE TRIGGER union_class_insert AFTER INSERT ON classes\n"
+	"WHEN EXISTS (SELECT 1 FROM union_packs WHERE boot_id = NEW.boot_id)\n"
+	"BEGIN DELETE FROM union_state; END;\n"
+	"CREATE TRIGGER union_class_update AFTER UPDATE ON classes\n"
+	"WHEN EXISTS (SELECT 1 FROM union_packs\n"
+	"	WHERE boot_id IN (OLD.boot_id, NEW.boot_id))\n"
+	"BEGIN DELETE FROM union_state; END;\n"
+	"CREATE TRIGGER union_class_delete AFTER DELETE ON classes\n"
+	"WHEN EXISTS (SELECT 1 FROM union_packs WHERE boot_id = OLD.boot_id)\n"
+	"BEGIN DELETE FROM union_state; END;\n"
+	"CREATE TRIGGER union_dep_insert AFTER INSERT ON dependencies\n"
+	"WHEN EXISTS (SELECT 1 FROM union_packs WHERE boot_id = NEW.boot_id)\n"
+	"BEGIN DELETE FROM union_state; END;\n"
+	"CREATE TRIGGER union_dep_update AFTER UPDATE ON dependencies\n"
+	"WHEN EXISTS (SELECT 1 FROM union_packs\n"
+	"	WHERE boot_id IN (OLD.boot_id, NEW.boot_id))\n"
+	"BEGIN DELETE FROM union_state; END;\n"
+	"CREATE TRIGGER union_dep_delete AFTER DELETE ON dependencies\n"
+	"WHEN EXISTS (SELECT 1 FROM union_packs WHERE boot_id = OLD.boot_id)\n"
+	"BEGIN DELETE FROM union_state; END;\n"
+	"CREATE TRIGGER union_trace_insert AFTER INSERT ON traces\n"
+	"WHEN EXISTS (SELECT 1 FROM union_packs WHERE boot_id = NEW.boot_id)\n"
+	"BEGIN DELETE FROM union_state; END;\n"
+	"CREATE TRIGGER union_trace_update AFTER UPDATE ON traces\n"
+	"WHEN EXISTS (SELECT 1 FROM union_packs\n"
+	"	WHERE boot_id IN (OLD.boot_id, NEW.boot_id))\n"
+	"BEGIN DELETE FROM union_state; END;\n"
+	"CREATE TRIGGER union_trace_delete AFTER DELETE ON traces\n"
+	"WHEN EXISTS (SELECT 1 FROM union_packs WHERE boot_id = OLD.boot_id)\n"
+	"BEGIN DELETE FROM union_state; END;\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
@@ -727,6 +823,7 @@ const char *const store_migrations[] = {
 	migration_12,
 	migration_13,
 	migration_14,
+	migration_15,
 };
 
 const int store_app_id_version = 6;

@@ -49,28 +49,6 @@ static sqlite3_stmt *prepare_in(struct store *st, const char *fmt,
 	return s;
 }
 
-/*
- * A class name or identity as C text. The stored bytes may hold a NUL
- * (lockdep-db(5)), which would end a C string early and make 'a\0x' and
- * 'a\0y' one class: it is written "\0" instead.
- */
-static const char *col_name(sqlite3_stmt *s, int i, struct strbuf *sb)
-{
-	const char *t = store_col_text(s, i);
-	int k, n = sqlite3_column_bytes(s, i);
-
-	if (!t || !memchr(t, '\0', n))
-		return t;
-	strbuf_reset(sb);
-	for (k = 0; k < n; k++) {
-		if (t[k])
-			strbuf_addch(sb, t[k]);
-		else
-			strbuf_addstr(sb, "\\0");
-	}
-	return sb->buf;
-}
-
 int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 			int (*fn)(const struct store_graph_class *c, void *data),
 			void *data)
@@ -89,9 +67,9 @@ int store_graph_classes(struct store *st, const int64_t *boots, size_t nr,
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		c.id = sqlite3_column_int64(s, 0);
 		c.boot_id = sqlite3_column_int64(s, 1);
-		c.name = col_name(s, 2, &name);
+		c.name = store_col_name(s, 2, &name);
 		c.key = store_col_text(s, 3);
-		c.identity = col_name(s, 4, &identity);
+		c.identity = store_col_name(s, 4, &identity);
 		c.usage_bits = (unsigned int)sqlite3_column_int64(s, 5);
 		if (!c.name)
 			c.name = "";
@@ -140,7 +118,7 @@ int store_graph_boot_classes(struct store *st, int64_t boot,
 	sqlite3_bind_int64(s, 1, boot);
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		c.id = sqlite3_column_int64(s, 0);
-		c.name = col_name(s, 1, &name);
+		c.name = store_col_name(s, 1, &name);
 		c.usage_bits = (unsigned int)sqlite3_column_int64(s, 2);
 		if (!c.name)
 			c.name = "";
@@ -185,7 +163,7 @@ int store_graph_shared_identities(struct store *st, const int64_t *boots,
 		if (have && boot == prev_boot && (size_t)n == prev.len &&
 		    !memcmp(t, prev.buf, n)) {
 			if (!said)
-				ret = fn(boot, col_name(s, 1, &identity), data);
+				ret = fn(boot, store_col_name(s, 1, &identity), data);
 			said = true;
 			continue;
 		}
@@ -745,8 +723,8 @@ int store_graph_dep_infos(struct store *st, const int64_t *boots, size_t nr,
 		return -1;
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		d.boot_id = sqlite3_column_int64(s, 0);
-		d.from = col_name(s, 1, &from);
-		d.to = col_name(s, 2, &to);
+		d.from = store_col_name(s, 1, &from);
+		d.to = store_col_name(s, 2, &to);
 		d.trace_id = col_int_or(s, 3, -1);
 		d.first_us = col_int_or(s, 4, -1);
 		ret = fn(&d, data);

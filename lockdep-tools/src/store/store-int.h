@@ -98,6 +98,14 @@ int store_prepare(struct store *st, const char *sql, sqlite3_stmt **s);
 int store_finish(struct store *st, sqlite3_stmt *s, int rc, int ret);
 /* Column @i as text, NULL for NULL; valid until the next step. */
 const char *store_col_text(sqlite3_stmt *s, int i);
+/*
+ * Column @i, a class name or identity, as C text: a stored NUL (the
+ * bytes may hold one, lockdep-db(5)), which would end the string early
+ * and make 'a\0x' and 'a\0y' one class, is written "\0" instead, in
+ * @sb. NULL for NULL; valid until the next step or use of @sb.
+ */
+struct strbuf;
+const char *store_col_name(sqlite3_stmt *s, int i, struct strbuf *sb);
 /* ... as a copy the caller frees, NULL for NULL. */
 char *store_col_strdup(sqlite3_stmt *s, int i);
 /*

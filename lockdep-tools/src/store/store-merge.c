@@ -18,7 +18,9 @@
  * The dependency_packs triggers stay off for the copy (a connection's
  * setting: the schema and its cookie are untouched): it inserts only
  * rows of boots it adds, whose packs it writes itself before the commit,
- * so no pack it did not write can go stale.
+ * so no pack it did not write can go stale. The union of the boots
+ * (store-union.h) is kept in the same transaction, after the copy: the
+ * boots it adds join it, set-based, in time proportional to them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@
 #include "store/schema.h"
 #include "store/store-int.h"
 #include "store/store-merge.h"
+#include "store/store-union.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -134,6 +137,8 @@ static int find_renumbered(struct store_merger *m)
 			       "SELECT t.name, c.name FROM main.sqlite_schema t,"
 			       " pragma_table_info(t.name, 'main') c"
 			       " WHERE t.type = 'table' AND t.name NOT LIKE 'sqlite_%'"
+			       /* the union is not copied (read_schema()) */
+			       " AND t.name NOT LIKE 'union\\_%' ESCAPE '\\'"
 			       " AND c.pk = 1 AND upper(c.type) = 'INTEGER'"
 			       " AND t.sql NOT LIKE '%WITHOUT ROWID%'"
 			       " AND (SELECT count(*) FROM pragma_table_info(t.name, 'main')"
@@ -251,6 +256,8 @@ static int read_schema(struct store_merger *m)
 			       " AND name NOT LIKE 'sqlite_%'"
 			       /* a pack names its boot's class ids: written anew */
 			       " AND name <> 'dependency_packs'"
+			       /* the union is ours, kept after the copy */
+			       " AND name NOT LIKE 'union\\_%' ESCAPE '\\'"
 			       " ORDER BY name = 'boots' DESC, name",
 			       -1, &s, NULL))
 		return merge_fail(m, "unable to read the schema");
@@ -578,6 +585,9 @@ static int merge_locked(struct store_merger *m, struct store_merge_result *r)
 	/* the copied boots' packs, from their rows under their new ids */
 	if (!ret && r->added)
 		ret = store_pack_missing(m->st, last);
+	/* the union of every boot, the added ones joined to it */
+	if (!ret)
+		ret = store_union_update(m->st);
 	return ret;
 }
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The SQL helpers every store file shares (store-int.h). */
+#include <string.h>
+
 #include "store/store-int.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 int store_prepare(struct store *st, const char *sql, sqlite3_stmt **s)
@@ -43,4 +46,22 @@ int store_exec(struct store *st, const char *sql, const char *what)
 		      msg ? msg : sqlite3_errmsg(st->db));
 	sqlite3_free(msg);
 	return -1;
+}
+
+/* A stored NUL written "\0" (store-int.h says why). */
+const char *store_col_name(sqlite3_stmt *s, int i, struct strbuf *sb)
+{
+	const char *t = store_col_text(s, i);
+	int k, n = sqlite3_column_bytes(s, i);
+
+	if (!t || !memchr(t, '\0', n))
+		return t;
+	strbuf_reset(sb);
+	for (k = 0; k < n; k++) {
+		if (t[k])
+			strbuf_addch(sb, t[k]);
+		else
+			strbuf_addstr(sb, "\\0");
+	}
+	return sb->buf;
 }

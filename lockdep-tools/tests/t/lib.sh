@@ -243,11 +243,21 @@ patched_proc_dir() {
 
 # snapshot, then unchanged: the database $DB holds what it held at the
 # snapshot (nothing stored is lost or changed by a refused input).
-# The SQL that takes a database back from schema version 13 to 12 (the
-# class events), from 13 to 11 (the dependency event stream), and from
-# 10 to 9 (the dependency packs, with 11's stamp column), for the tests
-# of older databases.
-UNDO_V13="DROP VIEW dependency_event_names;
+# The SQL that takes a database back from schema version 15 to 14 (the
+# union kept by lockdep-merge), from 15 to 12 (and the class events),
+# from 15 to 11 (and the dependency event stream), and from 10 to 9 (the
+# dependency packs, with 11's stamp column), for the tests of older
+# databases.
+UNDO_V15="DROP TRIGGER union_boot_delete; DROP TRIGGER union_boot_update;
+	DROP TRIGGER union_class_insert; DROP TRIGGER union_class_update;
+	DROP TRIGGER union_class_delete; DROP TRIGGER union_dep_insert;
+	DROP TRIGGER union_dep_update; DROP TRIGGER union_dep_delete;
+	DROP TRIGGER union_trace_insert; DROP TRIGGER union_trace_update;
+	DROP TRIGGER union_trace_delete; DROP TABLE union_packs;
+	DROP TABLE union_deps; DROP TABLE union_ambiguous;
+	DROP TABLE union_classes; DROP TABLE union_state"
+UNDO_V13="$UNDO_V15;
+	DROP VIEW dependency_event_names;
 	DROP VIEW class_event_spans;
 	DROP TABLE class_events"
 UNDO_V12="$UNDO_V13;
