@@ -721,20 +721,24 @@ static const char migration_14[] =
  *  (U1) union_state has one row, kept = 1, stamped with the schema
  *       cookie of now, only while the union tables are exactly the union
  *       of the boots of union_packs, computed from their rows as
- *       lockdep-graph --boots would. Any other state means "not kept":
+ *       lockdep-graph --boots would; its generation is a random number
+ *       each writer draws anew (a writer that remembers the union it
+ *       wrote trusts its memory only while it finds its own number).
+ *       Any other state means "not kept":
  *       readers read the boots' rows, the next merge builds it anew.
  *  (U2) union_classes holds one row per node of that graph: a class
  *       identity (identity set, class_id NULL), or a class of an
  *       identity some boot of the union holds twice, or of none
  *       (union_ambiguous), a node of its own (class_id set, identity
  *       NULL). first_class is the smallest classes.id of the node: the
- *       graph's node order. boots counts the boots that have it.
+ *       graph's node order.
  *  (U3) union_deps holds each distinct (from_id, to_id) of union_classes
  *       ids once, with its dependency bits ORed, its smallest distance
  *       and the site of the first boot that has one (site_boot).
- *  (U4) union_packs holds, for each boot of the union, its dependencies
- *       as (from_id, to_id) pairs (store/store-union.c's format) and how
- *       many of its classes are nodes of their own.
+ *  (U4) union_packs holds, for each boot of the union, how many of its
+ *       classes are nodes of their own, its nodes (union_classes ids) and
+ *       its dependencies as (from_id, to_id) pairs (store/store-union.c's
+ *       format). A node's count of boots is counted from them.
  *  (U5) The triggers below drop the state row as soon as a row the
  *       union was computed from changes (a class, dependency or trace of
  *       a boot of the union, or the boot itself): the union is never
@@ -744,7 +748,8 @@ static const char migration_14[] =
 static const char migration_15[] =
 	"CREATE TABLE union_state (\n"
 	"	schema_version INTEGER,\n"
-	"	kept INTEGER NOT NULL\n"
+	"	kept INTEGER NOT NULL,\n"
+	"	generation INTEGER NOT NULL\n"
 	");\n"
 	"CREATE TABLE union_classes (\n"
 	"	id INTEGER PRIMARY KEY,\n"
@@ -752,7 +757,6 @@ static const char migration_15[] =
 	"	class_id INTEGER UNIQUE,\n"
 	"	name TEXT NOT NULL,\n"
 	"	usage_bits INTEGER NOT NULL,\n"
-	"	boots INTEGER NOT NULL,\n"
 	"	first_class INTEGER NOT NULL\n"
 	");\n"
 	"CREATE TABLE union_ambiguous (\n"
@@ -769,7 +773,6 @@ static const char migration_15[] =
 	") WITHOUT ROWID;\n"
 	"CREATE TABLE union_packs (\n"
 	"	boot_id INTEGER PRIMARY KEY REFERENCES boots(id) ON DELETE CASCADE,\n"
-	"	ambiguous INTEGER NOT NULL,\n"
 	"	pack BLOB NOT NULL\n"
 	");\n"
 	"CREATE TRIGGER union_boot_delete BEFORE DELETE ON boots\n"

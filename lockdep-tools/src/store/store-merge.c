@@ -70,6 +70,7 @@ struct store_merger {
 	struct table *tables;
 	size_t nr_tables, alloc_tables;
 	const char *path;	/* the source being merged */
+	struct store_union *u;	/* the union, between sources */
 };
 
 static int merge_fail(struct store_merger *m, const char *what)
@@ -587,7 +588,7 @@ static int merge_locked(struct store_merger *m, struct store_merge_result *r)
 		ret = store_pack_missing(m->st, last);
 	/* the union of every boot, the added ones joined to it */
 	if (!ret)
-		ret = store_union_update(m->st);
+		ret = store_union_update(m->st, m->u);
 	return ret;
 }
 
@@ -631,6 +632,7 @@ struct store_merger *store_merger_new(struct store *st)
 	m = xcalloc(1, sizeof(*m));
 	m->st = st;
 	m->path = store_path(st);
+	m->u = store_union_new();
 	/*
 	 * A merge is repeatable (guarantee 1): a crash may lose its last
 	 * transactions, never corrupt the database (WAL), so it need not
@@ -649,6 +651,7 @@ void store_merger_free(struct store_merger *m)
 	if (!m)
 		return;
 	forget_schema(m);
+	store_union_free(m->u);
 	free(m->ren);
 	free(m->tables);
 	free(m);

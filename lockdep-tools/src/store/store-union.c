@@ -3,28 +3,36 @@
  * The union of the boots, kept by the merge (store-union.h; invariants
  * U1 to U5 at schema.c's version 15).
  *
- * Writing: a boot joins the union in five set-based statements, never a
- * lookup per row from here: its identities held twice join
- * union_ambiguous; its classes are upserted into union_classes (a new
- * identity or an own node a new row, a known identity its usage ORed and
- * its count of boots bumped); temp.union_map maps its class ids to union
- * ids; its dependencies are upserted into union_deps; their union ids,
- * sorted, are its pack. Boots join in id order, so that a node's first
- * class and an edge's first site are those of the first boot, as the
- * graph read from the rows has them.
+ * Writing: the merger keeps the union's identities, ambiguous identities
+ * and dependencies in memory between its sources (struct store_union,
+ * loaded from the tables when union_state's generation is not the one it
+ * wrote), so that a boot joins by one read of its classes and one of its
+ * dependencies, hash lookups, and a write only of what is new to the
+ * union (a node, a dependency, a usage bit, a site) and of its pack: no
+ * statement per row of the boot, no lookup in SQL. Boots join in id
+ * order, so that a node's first class and an edge's first site are those
+ * of the first boot, as the graph read from the rows has them.
  *
- * A pack: the number of pairs, then each (from_id, to_id) pair in
- * ascending order as LEB128 varints: from_id minus the previous pair's,
- * then to_id itself, or, when from_id is the previous one's, to_id
- * minus the previous to_id minus 1 (the pairs are distinct).
+ * A pack, unsigned LEB128 varints: the number of the boot's classes that
+ * are nodes of their own; the number of its nodes, then each node's id
+ * (ascending) minus the previous one's (0 before the first); the number
+ * of its dependencies, then each (from_id, to_id) pair in ascending
+ * order: from_id minus the previous pair's, then to_id itself, or, when
+ * from_id is the previous one's, to_id minus the previous to_id minus 1
+ * (the pairs are distinct).
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/store-int.h"
 #include "store/store-union.h"
 #include "util/error.h"
+#include "util/hash.h"
+#include "util/hindex.h"
+#include "util/idmap.h"
+#include "util/strset.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -56,114 +64,442 @@ static int get_varint(const unsigned char **p, const unsigned char *end,
 
 /* ---- writing ---- */
 
+/*
+ * What the writer knows of the union between a merger's sources: the
+ * identities with their node and usage, the ambiguous identities, the
+ * dependencies with what the graph merges of them. Valid while
+ * union_state's generation is the one it wrote last (a random number:
+ * another writer's union, or a rolled-back one, has another).
+ */
+struct union_dep {
+	int64_t from, to;
+	int dep_bits, distance;	/* -1: unknown */
+	bool site;
+};
+
+struct store_union {
+	bool loaded;
+	int64_t generation;
+	struct strset identities;	/* escaped as store_col_name() */
+	int64_t *node;			/* per identity: its union id */
+	int64_t *usage;
+	size_t alloc_node;
+	struct strset ambiguous;
+	struct union_dep *deps;
+	size_t nr_deps, alloc_deps;
+	struct hindex dep_index;
+	/* one boot's, reused */
+	struct idmap map;		/* classes.id -> union id */
+	int64_t *pairs;			/* from, to */
+	size_t nr_pairs, alloc_pairs;
+	struct strbuf pack, sb;
+};
+
 enum {
-	U_SPLITS,	/* an identity it holds twice that is one node now */
-	U_AMBIGUOUS,
 	U_CLASSES,
-	U_MAP_CLEAR,
-	U_MAP,
 	U_DEPS,
-	U_PAIRS,
-	U_COUNT,
+	U_AMBIGUOUS,
+	U_CLASS,
+	U_USAGE,
+	U_DEP,
+	U_DEP_UPDATE,
 	U_PACK,
 	U_NR
 };
 
 static const char *const union_sql[U_NR] = {
-	[U_SPLITS] =
-		"SELECT EXISTS (SELECT 1 FROM classes c WHERE c.boot_id = ?1"
-		" AND c.identity IN (SELECT identity FROM union_classes)"
-		" AND c.identity NOT IN (SELECT identity FROM union_ambiguous)"
-		" GROUP BY c.identity HAVING count(*) > 1)",
-	[U_AMBIGUOUS] =
-		"INSERT OR IGNORE INTO union_ambiguous SELECT identity"
-		" FROM classes WHERE boot_id = ?1 AND identity IS NOT NULL"
-		" GROUP BY identity HAVING count(*) > 1",
-	/* NULL name or usage: what the rows' reader makes of them */
 	[U_CLASSES] =
-		"INSERT INTO union_classes (identity, class_id, name,"
-		" usage_bits, boots, first_class)"
-		" SELECT iif(own, NULL, identity), iif(own, id, NULL),"
-		" ifnull(name, ''), ifnull(usage_bits, 0), 1, id FROM"
-		" (SELECT id, identity, name, usage_bits, identity IS NULL"
-		"  OR identity IN (SELECT identity FROM union_ambiguous) AS own"
-		"  FROM classes WHERE boot_id = ?1)"
-		" WHERE 1 ORDER BY id"
-		" ON CONFLICT (identity) DO UPDATE SET"
-		" usage_bits = usage_bits | excluded.usage_bits,"
-		" boots = boots + 1",
-	[U_MAP_CLEAR] = "DELETE FROM temp.union_map",
-	[U_MAP] =
-		"INSERT INTO temp.union_map SELECT c.id, ifnull("
-		" (SELECT u.id FROM union_classes u WHERE u.class_id = c.id),"
-		" (SELECT u.id FROM union_classes u WHERE u.identity = c.identity))"
-		" FROM classes c WHERE c.boot_id = ?1",
+		"SELECT id, identity, name, ifnull(usage_bits, 0) FROM classes"
+		" WHERE boot_id = ?1 ORDER BY id",
 	/*
 	 * What the graph makes of a row (graph_add_edge()): dep_bits and
 	 * distance as ints, the bits' low four, the distance at most
-	 * INT16_MAX; negative ones unknown. The site is the row's trace,
-	 * else its trace's site.
+	 * INT16_MAX, negative ones unknown; the site the row's trace, else
+	 * its trace's site.
 	 */
 	[U_DEPS] =
-		"INSERT INTO union_deps (from_id, to_id, dep_bits, distance,"
-		" site, site_boot)"
-		" SELECT f.uid, t.uid,"
-		" iif(d.dep_bits BETWEEN 0 AND 2147483647, d.dep_bits & 15, NULL),"
-		" iif(d.distance BETWEEN 0 AND 2147483647, min(d.distance, 32767), NULL),"
-		" coalesce(d.trace, tr.site),"
-		" iif(coalesce(d.trace, tr.site) IS NULL, NULL, ?1)"
-		" FROM dependencies d"
-		" JOIN temp.union_map f ON f.cid = d.from_class"
-		" JOIN temp.union_map t ON t.cid = d.to_class"
+		"SELECT d.from_class, d.to_class,"
+		" iif(d.dep_bits BETWEEN 0 AND 2147483647, d.dep_bits & 15, -1),"
+		" iif(d.distance BETWEEN 0 AND 2147483647, min(d.distance, 32767), -1),"
+		" coalesce(d.trace, tr.site) FROM dependencies d"
 		" LEFT JOIN traces tr ON d.trace IS NULL AND tr.boot_id = ?1"
 		"  AND tr.id = d.trace_id AND tr.site IS NOT NULL"
-		" WHERE d.boot_id = ?1"
-		" ON CONFLICT (from_id, to_id) DO UPDATE SET"
-		" dep_bits = CASE WHEN excluded.dep_bits IS NULL THEN dep_bits"
-		"  WHEN dep_bits IS NULL THEN excluded.dep_bits"
-		"  ELSE dep_bits | excluded.dep_bits END,"
-		" distance = CASE WHEN excluded.distance IS NULL THEN distance"
-		"  WHEN distance IS NULL THEN excluded.distance"
-		"  ELSE min(distance, excluded.distance) END,"
-		" site_boot = iif(site IS NULL, excluded.site_boot, site_boot),"
-		" site = ifnull(site, excluded.site)",
-	[U_PAIRS] =
-		"SELECT f.uid, t.uid FROM dependencies d"
-		" JOIN temp.union_map f ON f.cid = d.from_class"
-		" JOIN temp.union_map t ON t.cid = d.to_class"
-		" WHERE d.boot_id = ?1 ORDER BY 1, 2",
-	[U_COUNT] =
-		"SELECT (SELECT count(*) FROM dependencies WHERE boot_id = ?1),"
-		" (SELECT count(*) FROM classes WHERE boot_id = ?1"
-		"  AND (identity IS NULL"
-		"  OR identity IN (SELECT identity FROM union_ambiguous)))",
+		" WHERE d.boot_id = ?1",
+	[U_AMBIGUOUS] = "INSERT OR IGNORE INTO union_ambiguous VALUES (?1)",
+	[U_CLASS] =
+		"INSERT INTO union_classes (identity, class_id, name, usage_bits,"
+		" first_class) VALUES (?1, ?2, ?3, ?4, ?5)",
+	[U_USAGE] = "UPDATE union_classes SET usage_bits = ?2 WHERE id = ?1",
+	[U_DEP] =
+		"INSERT INTO union_deps (from_id, to_id, dep_bits, distance,"
+		" site, site_boot) VALUES (?1, ?2, nullif(?3, -1), nullif(?4, -1),"
+		" ?5, ?6)",
+	[U_DEP_UPDATE] =
+		"UPDATE union_deps SET dep_bits = nullif(?3, -1),"
+		" distance = nullif(?4, -1),"
+		" site_boot = iif(site IS NULL, ?6, site_boot),"
+		" site = ifnull(site, ?5) WHERE from_id = ?1 AND to_id = ?2",
 	[U_PACK] =
-		"INSERT INTO union_packs (boot_id, ambiguous, pack)"
-		" VALUES (?1, ?2, ?3)",
+		"INSERT INTO union_packs (boot_id, pack) VALUES (?1, ?2)",
 };
 
 struct writer {
 	struct store *st;
+	struct store_union *u;
 	sqlite3_stmt *s[U_NR];
-	struct strbuf pack;
 };
+
+static const char what[] = "unable to keep the union of the boots of";
 
 static int fail(struct writer *w)
 {
-	return store_fail(w->st, "unable to keep the union of the boots of");
+	return store_fail(w->st, what);
 }
 
-/* Run statement @i for @boot to its end: 0, or -1 after an error. */
-static int run(struct writer *w, int i, int64_t boot)
+/* Step the write @s to its end and reset it: 0, or -1 after an error. */
+static int done(struct writer *w, sqlite3_stmt *s)
 {
-	sqlite3_stmt *s = w->s[i];
+	int rc = sqlite3_step(s);
 
 	sqlite3_reset(s);
-	if (sqlite3_bind_parameter_count(s))
-		sqlite3_bind_int64(s, 1, boot);
-	while (sqlite3_step(s) == SQLITE_ROW)
-		;
-	return sqlite3_reset(s) == SQLITE_OK ? 0 : fail(w);
+	return rc == SQLITE_DONE ? 0 : fail(w);
+}
+
+static uint64_t pair_hash(int64_t from, int64_t to)
+{
+	return u64_hash((uint64_t)from * 0x9e3779b97f4a7c15ull ^ (uint64_t)to);
+}
+
+static uint32_t dep_lookup(const struct store_union *u, int64_t from,
+			   int64_t to)
+{
+	struct hindex_probe p;
+	uint32_t i;
+
+	for (i = hindex_first(&u->dep_index, pair_hash(from, to), &p);
+	     i != HINDEX_NONE; i = hindex_next(&u->dep_index, &p))
+		if (u->deps[i].from == from && u->deps[i].to == to)
+			return i;
+	return HINDEX_NONE;
+}
+
+static struct union_dep *dep_add(struct store_union *u, int64_t from,
+				 int64_t to)
+{
+	struct union_dep *d;
+
+	ALLOC_GROW(u->deps, u->nr_deps + 1, u->alloc_deps);
+	d = &u->deps[u->nr_deps];
+	memset(d, 0, sizeof(*d));
+	d->from = from;
+	d->to = to;
+	hindex_add(&u->dep_index, pair_hash(from, to), (uint32_t)u->nr_deps++);
+	return d;
+}
+
+static uint32_t identity_add(struct store_union *u, const char *identity,
+			     int64_t node, int64_t usage)
+{
+	uint32_t i = strset_add(&u->identities, identity);
+
+	ALLOC_GROW(u->node, (size_t)i + 1, u->alloc_node);
+	u->usage = xrealloc(u->usage, u->alloc_node * sizeof(*u->usage));
+	u->node[i] = node;
+	u->usage[i] = usage;
+	return i;
+}
+
+static void forget(struct store_union *u)
+{
+	strset_release(&u->identities);
+	strset_release(&u->ambiguous);
+	hindex_clear(&u->dep_index);
+	u->nr_deps = 0;
+	u->loaded = false;
+}
+
+/* The union's tables into the cache. */
+static int load(struct writer *w)
+{
+	struct store_union *u = w->u;
+	struct union_dep *d;
+	sqlite3_stmt *s;
+	int rc;
+
+	forget(u);
+	if (store_prepare(w->st, "SELECT id, identity, usage_bits FROM union_classes"
+			  " WHERE identity IS NOT NULL", &s))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		identity_add(u, store_col_text(s, 1), sqlite3_column_int64(s, 0),
+			     sqlite3_column_int64(s, 2));
+	if (store_finish(w->st, s, rc, 0) ||
+	    store_prepare(w->st, "SELECT identity FROM union_ambiguous", &s))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		strset_add(&u->ambiguous, store_col_text(s, 0));
+	if (store_finish(w->st, s, rc, 0) ||
+	    store_prepare(w->st, "SELECT from_id, to_id, ifnull(dep_bits, -1),"
+			  " ifnull(distance, -1), site IS NOT NULL FROM union_deps", &s))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		d = dep_add(u, sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1));
+		d->dep_bits = sqlite3_column_int(s, 2);
+		d->distance = sqlite3_column_int(s, 3);
+		d->site = sqlite3_column_int(s, 4);
+	}
+	if (store_finish(w->st, s, rc, 0))
+		return -1;
+	u->loaded = true;
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+struct boot_class {
+	int64_t id, usage;
+	char *name;
+	uint32_t identity;	/* in the boot's own set, or UINT32_MAX */
+};
+
+/*
+ * The boot's identities held twice (@count per entry of @seen) into the
+ * union's ambiguous set: 0, 2 if one of them is a node of the union
+ * already (a split: build anew), -1.
+ */
+static int add_ambiguous(struct writer *w, const struct strset *seen,
+			 const uint32_t *count)
+{
+	struct store_union *u = w->u;
+	const char *t;
+	size_t i;
+
+	for (i = 0; i < seen->nr; i++) {
+		t = strset_str(seen, (uint32_t)i);
+		if (count[i] < 2 || strset_find(&u->ambiguous, t) != UINT32_MAX)
+			continue;
+		if (strset_find(&u->identities, t) != UINT32_MAX)
+			return 2;
+		strset_add(&u->ambiguous, t);
+		sqlite3_bind_text(w->s[U_AMBIGUOUS], 1, t, -1, SQLITE_TRANSIENT);
+		if (done(w, w->s[U_AMBIGUOUS]))
+			return -1;
+	}
+	return 0;
+}
+
+/* A new node's row, its id to *@id: 0, or -1. */
+static int new_node(struct writer *w, const char *identity,
+		    const struct boot_class *c, int64_t *id)
+{
+	sqlite3_stmt *s = w->s[U_CLASS];
+	int ret;
+
+	sqlite3_clear_bindings(s);
+	if (identity)
+		sqlite3_bind_text(s, 1, identity, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_int64(s, 2, c->id);
+	sqlite3_bind_text(s, 3, c->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 4, c->usage);
+	sqlite3_bind_int64(s, 5, c->id);
+	ret = done(w, s);
+	*id = sqlite3_last_insert_rowid(w->st->db);
+	/* idmap values are 32 bits */
+	if (!ret && (*id < 1 || *id >= UINT32_MAX))
+		ret = error("unable to keep the union of the boots of '%s': union id %" PRId64 " out of range",
+			    store_path(w->st), *id);
+	return ret;
+}
+
+/*
+ * Boot @boot's classes: each to its node (u->map: classes.id -> union
+ * id), new nodes added, usage ORed; the boot's nodes, ascending, as the
+ * first part of its pack (u->pack), and its own nodes counted in *@own.
+ * 0, 2 for a split, -1.
+ */
+static int add_classes(struct writer *w, int64_t boot, uint64_t *own)
+{
+	struct store_union *u = w->u;
+	struct strset seen = { 0 };
+	struct boot_class *c = NULL;
+	uint32_t *count = NULL, k;
+	size_t nr = 0, alloc = 0, alloc_count = 0, known, i;
+	int64_t *nodes = NULL, node = 0, prev = 0;
+	sqlite3_stmt *s = w->s[U_CLASSES];
+	const char *t;
+	int rc, ret = 0;
+
+	sqlite3_bind_int64(s, 1, boot);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(c, nr + 1, alloc);
+		c[nr].id = sqlite3_column_int64(s, 0);
+		c[nr].usage = sqlite3_column_int64(s, 3);
+		t = store_col_text(s, 2);
+		c[nr].name = xstrdup(t ? t : "");
+		t = store_col_name(s, 1, &u->sb);
+		known = seen.nr;
+		c[nr].identity = t ? strset_add(&seen, t) : UINT32_MAX;
+		if (t) {
+			ALLOC_GROW(count, seen.nr, alloc_count);
+			if (seen.nr > known)	/* a new one */
+				count[c[nr].identity] = 0;
+			count[c[nr].identity]++;
+		}
+		nr++;
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		ret = fail(w);
+	if (!ret)
+		ret = add_ambiguous(w, &seen, count);
+	nodes = xcalloc(nr ? nr : 1, sizeof(*nodes));
+	for (i = 0; !ret && i < nr; i++) {
+		t = c[i].identity == UINT32_MAX ? NULL :
+		    strset_str(&seen, c[i].identity);
+		if (!t || strset_find(&u->ambiguous, t) != UINT32_MAX) {
+			ret = new_node(w, NULL, &c[i], &node);
+			(*own)++;
+		} else if ((k = strset_find(&u->identities, t)) == UINT32_MAX) {
+			ret = new_node(w, t, &c[i], &node);
+			if (!ret)
+				identity_add(u, t, node, c[i].usage);
+		} else {
+			node = u->node[k];
+			if ((u->usage[k] | c[i].usage) != u->usage[k]) {
+				u->usage[k] |= c[i].usage;
+				sqlite3_bind_int64(w->s[U_USAGE], 1, node);
+				sqlite3_bind_int64(w->s[U_USAGE], 2, u->usage[k]);
+				ret = done(w, w->s[U_USAGE]);
+			}
+		}
+		nodes[i] = node;
+		idmap_add(&u->map, c[i].id, (uint32_t)node);
+	}
+	if (!ret) {
+		qsort(nodes, nr, sizeof(*nodes), cmp_i64);
+		put_varint(&u->pack, nr);
+		for (i = 0; i < nr; i++) {
+			put_varint(&u->pack, (uint64_t)(nodes[i] - prev));
+			prev = nodes[i];
+		}
+	}
+	for (i = 0; i < nr; i++)
+		free(c[i].name);
+	free(c);
+	free(count);
+	free(nodes);
+	strset_release(&seen);
+	return ret;
+}
+
+/* The graph's merge of a dependency seen again (graph.c's merge_into()). */
+static bool merge_dep(struct union_dep *d, int dep_bits, int distance,
+		      bool site)
+{
+	struct union_dep was = *d;
+
+	if (dep_bits >= 0)
+		d->dep_bits = d->dep_bits < 0 ? dep_bits : d->dep_bits | dep_bits;
+	if (distance >= 0 && (d->distance < 0 || distance < d->distance))
+		d->distance = distance;
+	d->site = d->site || site;
+	return memcmp(&was, d, sizeof(was)) != 0;
+}
+
+/*
+ * Boot @boot's dependencies into the union and their pairs, sorted, as
+ * the second part of its pack: 0, 1 if a row names a class of another
+ * boot (no union of boots holds it), -1.
+ */
+static int add_deps(struct writer *w, int64_t boot)
+{
+	struct store_union *u = w->u;
+	sqlite3_stmt *s = w->s[U_DEPS], *up;
+	struct union_dep *d;
+	int64_t from, to, pf = 0, pt = 0;
+	int dep_bits, distance, rc, ret = 0;
+	uint32_t a, b, k;
+	size_t i, nr = 0;
+	bool fresh;
+
+	u->nr_pairs = 0;
+	sqlite3_bind_int64(s, 1, boot);
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		a = idmap_get(&u->map, sqlite3_column_int64(s, 0));
+		b = idmap_get(&u->map, sqlite3_column_int64(s, 1));
+		if (a == UINT32_MAX || b == UINT32_MAX) {
+			ret = 1;
+			break;
+		}
+		dep_bits = sqlite3_column_int(s, 2);
+		distance = sqlite3_column_int(s, 3);
+		k = dep_lookup(u, a, b);
+		fresh = k == HINDEX_NONE;
+		d = fresh ? dep_add(u, a, b) : &u->deps[k];
+		if (fresh) {
+			d->dep_bits = -1;
+			d->distance = -1;
+		}
+		if (merge_dep(d, dep_bits, distance,
+			      sqlite3_column_type(s, 4) != SQLITE_NULL) || fresh) {
+			up = w->s[fresh ? U_DEP : U_DEP_UPDATE];
+			sqlite3_bind_int64(up, 1, a);
+			sqlite3_bind_int64(up, 2, b);
+			sqlite3_bind_int(up, 3, d->dep_bits);
+			sqlite3_bind_int(up, 4, d->distance);
+			sqlite3_bind_value(up, 5, sqlite3_column_value(s, 4));
+			if (sqlite3_column_type(s, 4) != SQLITE_NULL)
+				sqlite3_bind_int64(up, 6, boot);
+			else
+				sqlite3_bind_null(up, 6);
+			ret = done(w, up);
+		}
+		ALLOC_GROW(u->pairs, 2 * u->nr_pairs + 2, u->alloc_pairs);
+		u->pairs[2 * u->nr_pairs] = a;
+		u->pairs[2 * u->nr_pairs + 1] = b;
+		u->nr_pairs++;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = fail(w);
+	sqlite3_reset(s);
+	if (ret)
+		return ret;
+	qsort(u->pairs, u->nr_pairs, 2 * sizeof(*u->pairs), cmp_pair);
+	for (i = 0; i < u->nr_pairs; i++)
+		if (!i || cmp_pair(&u->pairs[2 * i], &u->pairs[2 * i - 2]))
+			nr++;
+	put_varint(&u->pack, nr);
+	for (i = 0; i < u->nr_pairs; i++) {
+		from = u->pairs[2 * i];
+		to = u->pairs[2 * i + 1];
+		if (i && from == pf && to == pt)
+			continue;
+		if (i && from == pf) {
+			put_varint(&u->pack, 0);
+			put_varint(&u->pack, (uint64_t)(to - pt - 1));
+		} else {
+			put_varint(&u->pack, (uint64_t)(from - pf));
+			put_varint(&u->pack, (uint64_t)to);
+		}
+		pf = from;
+		pt = to;
+	}
+	return 0;
 }
 
 /*
@@ -173,71 +509,26 @@ static int run(struct writer *w, int i, int64_t boot)
  */
 static int add_boot(struct writer *w, int64_t boot)
 {
-	sqlite3_stmt *s;
-	int64_t from, to, pf = 0, pt = 0, rows, own;
-	uint64_t nr = 0;
-	struct strbuf pairs = STRBUF_INIT;
-	int rc, ret = 0;
+	struct store_union *u = w->u;
+	sqlite3_stmt *s = w->s[U_PACK];
+	uint64_t own = 0;
+	struct strbuf head = STRBUF_INIT;
+	int ret;
 
-	s = w->s[U_SPLITS];
-	sqlite3_reset(s);
+	strbuf_reset(&u->pack);
+	idmap_reset(&u->map);
+	ret = add_classes(w, boot, &own);
+	idmap_build(&u->map);
+	if (!ret)
+		ret = add_deps(w, boot);
+	if (ret)
+		return ret;
+	put_varint(&head, own);
+	strbuf_add(&head, u->pack.buf, u->pack.len);
 	sqlite3_bind_int64(s, 1, boot);
-	if (sqlite3_step(s) != SQLITE_ROW)
-		return fail(w);
-	if (sqlite3_column_int(s, 0))
-		return sqlite3_reset(s) == SQLITE_OK ? 2 : fail(w);
-	sqlite3_reset(s);
-	if (run(w, U_AMBIGUOUS, boot) || run(w, U_CLASSES, boot) ||
-	    run(w, U_MAP_CLEAR, boot) || run(w, U_MAP, boot) ||
-	    run(w, U_DEPS, boot))
-		return -1;
-	s = w->s[U_PAIRS];
-	sqlite3_reset(s);
-	sqlite3_bind_int64(s, 1, boot);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		from = sqlite3_column_int64(s, 0);
-		to = sqlite3_column_int64(s, 1);
-		if (nr && from == pf && to == pt)
-			continue;
-		if (nr && from == pf) {
-			put_varint(&pairs, 0);
-			put_varint(&pairs, (uint64_t)(to - pt - 1));
-		} else {
-			put_varint(&pairs, (uint64_t)(from - pf));
-			put_varint(&pairs, (uint64_t)to);
-		}
-		pf = from;
-		pt = to;
-		nr++;
-	}
-	if (sqlite3_reset(s) != SQLITE_OK || rc != SQLITE_DONE)
-		ret = fail(w);
-	s = w->s[U_COUNT];
-	sqlite3_reset(s);
-	sqlite3_bind_int64(s, 1, boot);
-	if (!ret && sqlite3_step(s) != SQLITE_ROW)
-		ret = fail(w);
-	rows = sqlite3_column_int64(s, 0);
-	own = sqlite3_column_int64(s, 1);
-	sqlite3_reset(s);
-	/* a row of no pair: a class of another boot (or none) */
-	if (!ret && (uint64_t)rows != nr)
-		ret = 1;
-	if (!ret) {
-		strbuf_reset(&w->pack);
-		put_varint(&w->pack, nr);
-		strbuf_add(&w->pack, pairs.buf, pairs.len);
-		s = w->s[U_PACK];
-		sqlite3_reset(s);
-		sqlite3_bind_int64(s, 1, boot);
-		sqlite3_bind_int64(s, 2, own);
-		sqlite3_bind_blob(s, 3, w->pack.buf, (int)w->pack.len,
-				  SQLITE_STATIC);
-		if (sqlite3_step(s) != SQLITE_DONE)
-			ret = fail(w);
-		sqlite3_reset(s);
-	}
-	strbuf_release(&pairs);
+	sqlite3_bind_blob(s, 2, head.buf, (int)head.len, SQLITE_STATIC);
+	ret = done(w, s);
+	strbuf_release(&head);
 	return ret;
 }
 
@@ -246,7 +537,7 @@ static const char clear_sql[] =
 	" DELETE FROM union_deps; DELETE FROM union_classes;"
 	" DELETE FROM union_ambiguous;";
 
-/* Every boot anew; the identities any of them holds twice first. */
+/* Every boot anew: the identities any of them holds twice first. */
 static const char rebuild_sql[] =
 	"INSERT INTO union_ambiguous SELECT DISTINCT identity FROM"
 	" (SELECT identity FROM classes INDEXED BY classes_identity"
@@ -272,13 +563,13 @@ static int boots_to_add(struct store *st, int64_t **ids, size_t *nr)
 }
 
 /*
- * The union's state: 1 kept and fresh with boots added after the last
- * one it holds only, 0 to be built anew, -2 marked not kept (and fresh),
- * -1 after an error.
+ * The union's state: 1 kept and fresh, with boots to add after the last
+ * one it holds only (its generation to *@gen), 0 to be built anew, 2
+ * marked not kept (and fresh), -1 after an error.
  */
-static int state(struct store *st)
+static int state(struct store *st, int64_t *gen)
 {
-	int64_t v[3];
+	int64_t v[4];
 
 	if (store_query_boot(st, "SELECT (SELECT kept FROM union_state"
 			     " WHERE schema_version IS (SELECT schema_version"
@@ -286,39 +577,67 @@ static int state(struct store *st)
 			     " (SELECT count(*) FROM union_state),"
 			     " (SELECT count(*) FROM boots WHERE id < (SELECT"
 			     "  max(boot_id) FROM union_packs) AND id NOT IN"
-			     "  (SELECT boot_id FROM union_packs)) + ?1",
-			     0, v, 3))
+			     "  (SELECT boot_id FROM union_packs)) + ?1,"
+			     " (SELECT generation FROM union_state)",
+			     0, v, 4))
 		return store_fail(st, "unable to read the union of the boots of");
+	*gen = v[3];
 	if (v[1] != 1 || v[0] < 0)
 		return 0;
 	if (!v[0])
-		return -2;
+		return 2;
 	return v[2] ? 0 : 1;
 }
 
-int store_union_update(struct store *st)
+struct store_union *store_union_new(void)
 {
-	static const char what[] = "unable to keep the union of the boots of";
-	struct writer w = { .st = st, .pack = STRBUF_INIT };
-	int64_t *ids = NULL;
+	struct store_union *u = xcalloc(1, sizeof(*u));
+
+	strbuf_init(&u->pack);
+	strbuf_init(&u->sb);
+	return u;
+}
+
+void store_union_free(struct store_union *u)
+{
+	if (!u)
+		return;
+	forget(u);
+	hindex_release(&u->dep_index);
+	idmap_release(&u->map);
+	free(u->node);
+	free(u->usage);
+	free(u->deps);
+	free(u->pairs);
+	strbuf_release(&u->pack);
+	strbuf_release(&u->sb);
+	free(u);
+}
+
+static int update(struct writer *w)
+{
+	struct store *st = w->st;
+	struct store_union *u = w->u;
+	int64_t *ids = NULL, gen;
 	size_t nr = 0, i;
 	int ret;
 	bool anew, kept = true;
 
-	ret = state(st);
-	if (ret == -2 || ret == -1)
-		return ret == -2 ? 0 : -1;
+	ret = state(st, &gen);
+	if (ret == 2 || ret < 0)
+		return ret < 0 ? -1 : 0;
 	anew = !ret;
-	ret = store_exec(st, "CREATE TEMP TABLE IF NOT EXISTS union_map"
-			 " (cid INTEGER PRIMARY KEY, uid INTEGER)", what);
-	for (i = 0; i < U_NR && !ret; i++)
-		if (sqlite3_prepare_v2(st->db, union_sql[i], -1, &w.s[i], NULL))
-			ret = fail(&w);
+	ret = 0;
+	if (!anew && (!u->loaded || u->generation != gen))
+		ret = load(w);
 	while (!ret) {
-		if (anew && (store_exec(st, clear_sql, what) ||
-			     store_exec(st, rebuild_sql, what))) {
-			ret = -1;
-			break;
+		if (anew) {
+			forget(u);
+			if (store_exec(st, clear_sql, what) ||
+			    store_exec(st, rebuild_sql, what) || load(w)) {
+				ret = -1;
+				break;
+			}
 		}
 		free(ids);
 		ids = NULL;
@@ -327,31 +646,52 @@ int store_union_update(struct store *st)
 			break;
 		}
 		for (i = 0; i < nr && !ret; i++)
-			ret = add_boot(&w, ids[i]);
+			ret = add_boot(w, ids[i]);
 		/* an identity split: every boot anew, its identities known */
 		if (ret != 2 || anew)
 			break;
 		anew = true;
 		ret = 0;
 	}
+	free(ids);
+	/* the cache is the union written below, or nothing */
+	u->loaded = false;
 	if (ret > 0) {
 		/* no union of these boots (a row names another boot's class) */
 		kept = false;
 		ret = store_exec(st, clear_sql, what);
 	}
+	if (ret)
+		return -1;
+	sqlite3_randomness(sizeof(gen), &gen);
+	gen &= INT64_MAX;
+	if (store_exec(st, "DELETE FROM union_state", what) ||
+	    store_query_boot(st, kept ?
+			     "INSERT INTO union_state SELECT schema_version, 1, ?1"
+			     " FROM main.pragma_schema_version RETURNING generation" :
+			     "INSERT INTO union_state SELECT schema_version, 0, ?1"
+			     " FROM main.pragma_schema_version RETURNING generation",
+			     gen, &u->generation, 1))
+		return store_fail(st, what);
+	u->loaded = kept;
+	return 0;
+}
+
+int store_union_update(struct store *st, struct store_union *u)
+{
+	struct writer w = { .st = st, .u = u };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < U_NR && !ret; i++)
+		if (sqlite3_prepare_v2(st->db, union_sql[i], -1, &w.s[i], NULL))
+			ret = fail(&w);
 	if (!ret)
-		ret = store_exec(st, kept ?
-				 "DELETE FROM union_state; INSERT INTO union_state"
-				 " SELECT schema_version, 1 FROM main.pragma_schema_version" :
-				 "DELETE FROM union_state; INSERT INTO union_state"
-				 " SELECT schema_version, 0 FROM main.pragma_schema_version",
-				 what);
+		ret = update(&w);
+	if (ret)
+		u->loaded = false;
 	for (i = 0; i < U_NR; i++)
 		sqlite3_finalize(w.s[i]);
-	sqlite3_exec(st->db, "DROP TABLE IF EXISTS temp.union_map", NULL, NULL,
-		     NULL);
-	strbuf_release(&w.pack);
-	free(ids);
 	return ret;
 }
 
@@ -449,8 +789,8 @@ static int read_nodes(struct store *st, struct union_data *u)
 	sqlite3_stmt *s;
 	int rc;
 
-	if (store_prepare(st, "SELECT id, identity, class_id, name, usage_bits,"
-			  " boots FROM union_classes ORDER BY first_class, id", &s))
+	if (store_prepare(st, "SELECT id, identity, class_id, name, usage_bits"
+			  " FROM union_classes ORDER BY first_class, id", &s))
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		ALLOC_GROW(u->nodes, u->nr_nodes + 1, alloc);
@@ -464,7 +804,7 @@ static int read_nodes(struct store *st, struct union_data *u)
 		if (!n->name)
 			n->name = "";
 		n->usage_bits = (unsigned int)sqlite3_column_int64(s, 4);
-		n->boots = (uint32_t)sqlite3_column_int64(s, 5);
+		n->boots = 0;	/* counted from the packs */
 		u->nr_nodes++;
 	}
 	strbuf_release(&sb);
@@ -503,16 +843,30 @@ static int read_deps(struct store *st, struct union_data *u)
 	return store_finish(st, s, rc, 0) ? -1 : bad;
 }
 
-/* Boot @idx's pack into u->rows: NULL, or why it is damaged. */
+/* Boot @idx's pack into u->rows and u->own: NULL, or why it is damaged. */
 static const char *decode(struct union_data *u, size_t idx,
 			  const unsigned char *p, size_t len, size_t *alloc)
 {
 	const unsigned char *end = p + len;
 	uint64_t nr, a, b, k;
-	int64_t from = 0, to = 0;
+	int64_t from = 0, to = 0, node = 0;
+	uint32_t ord;
 	size_t d;
 
-	if (!p || get_varint(&p, end, &nr) || nr > len)
+	if (!p || get_varint(&p, end, &u->own[idx]) ||
+	    get_varint(&p, end, &nr) || nr > len)
+		return "no count of its nodes";
+	for (k = 0; k < nr; k++) {
+		if (get_varint(&p, end, &a) || (k && !a) ||
+		    a > (uint64_t)INT64_MAX - (uint64_t)node)
+			return "its nodes out of order";
+		node += (int64_t)a;
+		ord = node_ord(u, node);
+		if (ord == UINT32_MAX)
+			return "a node the union does not hold";
+		u->nodes[ord].boots++;
+	}
+	if (get_varint(&p, end, &nr) || nr > len)
 		return "no count of its pairs";
 	for (k = 0; k < nr; k++) {
 		if (get_varint(&p, end, &a) || get_varint(&p, end, &b))
@@ -535,7 +889,7 @@ static const char *decode(struct union_data *u, size_t idx,
 		u->rows[u->nr_rows++] = (uint32_t)d;
 	}
 	if (p != end)
-		return "longer than its count";
+		return "longer than its counts";
 	u->start[idx + 1] = u->nr_rows;
 	return NULL;
 }
@@ -549,8 +903,8 @@ static int read_packs(struct store *st, const int64_t *boots, size_t nr,
 	size_t i, alloc = 0;
 	int rc = SQLITE_DONE;
 
-	if (store_prepare(st, "SELECT ambiguous, pack FROM union_packs"
-			  " WHERE boot_id = ?1", &s))
+	if (store_prepare(st, "SELECT pack FROM union_packs WHERE boot_id = ?1",
+			  &s))
 		return -1;
 	u->start = xcalloc(nr + 1, sizeof(*u->start));
 	u->own = xcalloc(nr ? nr : 1, sizeof(*u->own));
@@ -562,9 +916,8 @@ static int read_packs(struct store *st, const int64_t *boots, size_t nr,
 			why = "missing";
 			break;
 		}
-		u->own[i] = (uint64_t)sqlite3_column_int64(s, 0);
-		why = decode(u, i, sqlite3_column_blob(s, 1),
-			     (size_t)sqlite3_column_bytes(s, 1), &alloc);
+		why = decode(u, i, sqlite3_column_blob(s, 0),
+			     (size_t)sqlite3_column_bytes(s, 0), &alloc);
 		if (why)
 			break;
 		rc = SQLITE_DONE;

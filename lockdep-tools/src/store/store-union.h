@@ -23,15 +23,24 @@
 #include "store/store.h"
 
 /*
+ * What a writer keeps of the union between its transactions (a merger's
+ * sources): read from the tables once, then kept in step with them.
+ */
+struct store_union;
+struct store_union *store_union_new(void);
+void store_union_free(struct store_union *u);
+
+/*
  * After a merge's copy, in its transaction: add to the union the boots
  * it lacks, in id order; build it anew from every boot when it is not
  * kept (a migration, a change the triggers saw) or when a boot added
  * holds twice an identity the union has as one node. A boot whose
  * dependencies name another boot's classes cannot be in a union of
  * boots: the union is then marked not kept (state kept = 0) until a
- * change drops that mark. 0, or -1 after an error was printed.
+ * change drops that mark. 0, or -1 after an error was printed (and
+ * the transaction is to be rolled back).
  */
-int store_union_update(struct store *st);
+int store_union_update(struct store *st, struct store_union *u);
 
 struct store_union_node {
 	const char *identity;	/* the identity it merges, or NULL: */
