@@ -479,7 +479,8 @@ static int add_deps(struct writer *w, int64_t boot)
 	sqlite3_reset(s);
 	if (ret)
 		return ret;
-	qsort(u->pairs, u->nr_pairs, 2 * sizeof(*u->pairs), cmp_pair);
+	if (u->nr_pairs)	/* pairs is NULL before the first */
+		qsort(u->pairs, u->nr_pairs, 2 * sizeof(*u->pairs), cmp_pair);
 	for (i = 0; i < u->nr_pairs; i++)
 		if (!i || cmp_pair(&u->pairs[2 * i], &u->pairs[2 * i - 2]))
 			nr++;
