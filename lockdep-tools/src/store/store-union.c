@@ -96,6 +96,7 @@ struct store_union {
 };
 
 enum {
+	U_RANGE,
 	U_CLASSES,
 	U_DEPS,
 	U_AMBIGUOUS,
@@ -108,9 +109,19 @@ enum {
 };
 
 static const char *const union_sql[U_NR] = {
+	/*
+	 * A boot's classes are a range of ids (a merge's and a collection's
+	 * alike): read in the table's order, not through an index and a
+	 * sort; its dependencies the range of the primary key they start
+	 * in, counted against the boot's rows.
+	 */
+	[U_RANGE] =
+		"SELECT ifnull(min(id), 0), ifnull(max(id), -1),"
+		" (SELECT count(*) FROM dependencies WHERE boot_id = ?1)"
+		" FROM classes WHERE boot_id = ?1",
 	[U_CLASSES] =
 		"SELECT id, identity, name, ifnull(usage_bits, 0) FROM classes"
-		" WHERE boot_id = ?1 ORDER BY id",
+		" WHERE id BETWEEN ?2 AND ?3 AND +boot_id = ?1",
 	/*
 	 * What the graph makes of a row (graph_add_edge()): dep_bits and
 	 * distance as ints, the bits' low four, the distance at most
@@ -124,7 +135,7 @@ static const char *const union_sql[U_NR] = {
 		" coalesce(d.trace, tr.site) FROM dependencies d"
 		" LEFT JOIN traces tr ON d.trace IS NULL AND tr.boot_id = ?1"
 		"  AND tr.id = d.trace_id AND tr.site IS NOT NULL"
-		" WHERE d.boot_id = ?1",
+		" WHERE d.from_class BETWEEN ?2 AND ?3 AND +d.boot_id = ?1",
 	[U_AMBIGUOUS] = "INSERT OR IGNORE INTO union_ambiguous VALUES (?1)",
 	[U_CLASS] =
 		"INSERT INTO union_classes (identity, class_id, name, usage_bits,"
@@ -332,7 +343,8 @@ static int new_node(struct writer *w, const char *identity,
  * first part of its pack (u->pack), and its own nodes counted in *@own.
  * 0, 2 for a split, -1.
  */
-static int add_classes(struct writer *w, int64_t boot, uint64_t *own)
+static int add_classes(struct writer *w, int64_t boot, const int64_t *range,
+		       uint64_t *own)
 {
 	struct store_union *u = w->u;
 	struct strset seen = { 0 };
@@ -345,6 +357,8 @@ static int add_classes(struct writer *w, int64_t boot, uint64_t *own)
 	int rc, ret = 0;
 
 	sqlite3_bind_int64(s, 1, boot);
+	sqlite3_bind_int64(s, 2, range[0]);
+	sqlite3_bind_int64(s, 3, range[1]);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		ALLOC_GROW(c, nr + 1, alloc);
 		c[nr].id = sqlite3_column_int64(s, 0);
@@ -426,7 +440,7 @@ static bool merge_dep(struct union_dep *d, int dep_bits, int distance,
  * the second part of its pack: 0, 1 if a row names a class of another
  * boot (no union of boots holds it), -1.
  */
-static int add_deps(struct writer *w, int64_t boot)
+static int add_deps(struct writer *w, int64_t boot, const int64_t *range)
 {
 	struct store_union *u = w->u;
 	sqlite3_stmt *s = w->s[U_DEPS], *up;
@@ -439,6 +453,8 @@ static int add_deps(struct writer *w, int64_t boot)
 
 	u->nr_pairs = 0;
 	sqlite3_bind_int64(s, 1, boot);
+	sqlite3_bind_int64(s, 2, range[0]);
+	sqlite3_bind_int64(s, 3, range[1]);
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		a = idmap_get(&u->map, sqlite3_column_int64(s, 0));
 		b = idmap_get(&u->map, sqlite3_column_int64(s, 1));
@@ -477,6 +493,9 @@ static int add_deps(struct writer *w, int64_t boot)
 	if (!ret && rc != SQLITE_DONE)
 		ret = fail(w);
 	sqlite3_reset(s);
+	/* a row outside the range names a class of another boot */
+	if (!ret && u->nr_pairs != (uint64_t)range[2])
+		ret = 1;
 	if (ret)
 		return ret;
 	if (u->nr_pairs)	/* pairs is NULL before the first */
@@ -514,14 +533,23 @@ static int add_boot(struct writer *w, int64_t boot)
 	sqlite3_stmt *s = w->s[U_PACK];
 	uint64_t own = 0;
 	struct strbuf head = STRBUF_INIT;
+	int64_t range[3];
 	int ret;
 
 	strbuf_reset(&u->pack);
 	idmap_reset(&u->map);
-	ret = add_classes(w, boot, &own);
+	sqlite3_bind_int64(w->s[U_RANGE], 1, boot);
+	if (sqlite3_step(w->s[U_RANGE]) != SQLITE_ROW) {
+		sqlite3_reset(w->s[U_RANGE]);
+		return fail(w);
+	}
+	for (ret = 0; ret < 3; ret++)
+		range[ret] = sqlite3_column_int64(w->s[U_RANGE], ret);
+	sqlite3_reset(w->s[U_RANGE]);
+	ret = add_classes(w, boot, range, &own);
 	idmap_build(&u->map);
 	if (!ret)
-		ret = add_deps(w, boot);
+		ret = add_deps(w, boot, range);
 	if (ret)
 		return ret;
 	put_varint(&head, own);
