@@ -8,10 +8,12 @@
 # seventh boot one dependency that only the union closes into a cycle)
 # are merged into one database, then the union's cycles are found, by
 #   lockdep-merge --db FLEET N.db...           (ours: every table, ids
-#       renumbered, one transaction per source)
+#       renumbered, one transaction per source, the union of the boots
+#       kept in it: lockdep-db(5))
 #   sqlite3: ATTACH + INSERT ... SELECT of the boots, classes and
 #       dependencies, one transaction per source  (the merge's peer)
-#   lockdep-graph --boots all --cycles --json  (ours: the union)
+#   lockdep-graph --boots all --cycles --json  (ours: the union, read
+#       from what the merge kept)
 #   sccmap -s on the union as dot               (the cycles' peer)
 # for N = 10, 100 and 1,000 boots, to show how time and memory grow.
 # Then the incremental case a fleet runs every day: INC new boots merged

@@ -743,6 +743,8 @@ struct union_data {
 	struct store_union_node *nodes;	/* in the graph's order */
 	char **strs;		/* what the nodes point to */
 	struct unode *byid;	/* by id, for the pairs */
+	uint32_t *dense;	/* or [id]: ordinal (the writer's ids are dense) */
+	size_t nr_dense;
 	size_t nr_nodes, nr_strs;
 	struct udep *deps;	/* by (from, to) */
 	size_t nr_deps;
@@ -763,6 +765,7 @@ static void union_data_release(struct union_data *u)
 	free(u->strs);
 	free(u->nodes);
 	free(u->byid);
+	free(u->dense);
 	free(u->deps);
 	free(u->rows);
 	free(u->start);
@@ -781,6 +784,9 @@ static uint32_t node_ord(const struct union_data *u, int64_t id)
 {
 	struct unode key = { .id = id }, *n;
 
+	if (u->dense)
+		return id >= 0 && (uint64_t)id < u->nr_dense ? u->dense[id] :
+		       UINT32_MAX;
 	n = bsearch(&key, u->byid, u->nr_nodes, sizeof(key), unode_cmp);
 	return n ? n->ord : UINT32_MAX;
 }
@@ -814,7 +820,7 @@ static int read_nodes(struct store *st, struct union_data *u)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct store_union_node *n;
-	size_t alloc = 0, alloc_strs = 0, alloc_ids = 0;
+	size_t alloc = 0, alloc_strs = 0, alloc_ids = 0, i;
 	sqlite3_stmt *s;
 	int rc;
 
@@ -840,6 +846,15 @@ static int read_nodes(struct store *st, struct union_data *u)
 	if (store_finish(st, s, rc, 0))
 		return -1;
 	qsort(u->byid, u->nr_nodes, sizeof(*u->byid), unode_cmp);
+	/* an array where ids are dense (a node's ids per boot: millions) */
+	if (u->nr_nodes && u->byid[0].id >= 0 &&
+	    u->byid[u->nr_nodes - 1].id < 4 * (int64_t)u->nr_nodes + 1024) {
+		u->nr_dense = (size_t)u->byid[u->nr_nodes - 1].id + 1;
+		u->dense = xmalloc(u->nr_dense * sizeof(*u->dense));
+		memset(u->dense, 0xff, u->nr_dense * sizeof(*u->dense));
+		for (i = 0; i < u->nr_nodes; i++)
+			u->dense[u->byid[i].id] = u->byid[i].ord;
+	}
 	return 0;
 }
 
