@@ -72,6 +72,12 @@ id=$({ echo "$base"; for f in ${fragment:+"$fragment"}; do echo fragment; cat "$
 	for f in "${patches[@]}"; do echo patch; cat "$f"; done; } | sha256sum | cut -c1-16)
 v=$BUILD/variant/$id
 tmp=$BUILD/variant/$id.check
+# built before, so its inputs passed the checks below then
+if [ -f "$v/stamp-built" ]; then
+	progress "variant $id: built already"
+	echo "$v" >&3
+	exit 0
+fi
 rm -rf "$tmp"
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
@@ -139,11 +145,6 @@ module_only=false
 $module_only && git -C "$KREPO" show ":lib/test_lockdep_scenarios.c" >"$tmp/test_lockdep_scenarios.c"
 unset GIT_INDEX_FILE
 
-if [ -f "$v/stamp-built" ]; then
-	progress "variant $id: built already"
-	echo "$v" >&3
-	exit 0
-fi
 mkdir -p "$v"
 if $module_only; then
 	progress "variant $id: the scenario module alone, rebuilt against the lockdep kernel"
@@ -168,6 +169,18 @@ if [ ! -f "$tree/.git" ]; then
 	git -C "$KREPO" worktree prune
 	run_logged "variant-$id-worktree" git -C "$KREPO" worktree add -f --no-checkout --detach "$tree" "$base"
 	run_logged "variant-$id-copy" rsync -a --exclude=/.git "$KREPO/" "$tree/"
+	# objtool (tools/) is built with absolute paths in its .cmd files:
+	# pointed at the copy, or objtool is rebuilt and with it every object
+	# that depends on it (gen_objtooldep): the whole kernel.
+	orig=$(sed -n '1s|^cmd_\(/.*\)/tools/objtool/objtool-in\.o := .*|\1|p' \
+		"$tree/tools/objtool/.objtool-in.o.cmd" 2>/dev/null || true)
+	if [ -n "$orig" ] && [ "$orig" != "$tree" ]; then
+		from=$(printf '%s/' "$orig" | sed 's/[][\.*^$|]/\\&/g')
+		find "$tree/tools" -type f \( -name '.*.cmd' -o -name '.*.d' \) \
+			-exec grep -lF "$orig/" {} + | while read -r f; do
+			sed "s|$from|$tree/|g" "$f" >"$f.tmp" && touch -r "$f" "$f.tmp" && mv "$f.tmp" "$f"
+		done
+	fi
 	git -C "$tree" reset -q
 	for p in "${patches[@]}"; do
 		if is_mail "$p"; then
