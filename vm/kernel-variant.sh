@@ -9,8 +9,8 @@
 #   vm/kernel-variant.sh [-c FRAGMENT] [-p PATCH]...
 #
 # Prints the variant's directory, build/variant/ID (ID: a hash of the
-# base commit, the fragment and the patches, so going back to one is
-# free), holding what a boot needs: bzImage, vmlinux, kodir (the .ko
+# base commit and build, the fragment and the patches, so going back to
+# one is free), holding what a boot needs: bzImage, vmlinux, kodir (the .ko
 # files with debug info, for --modules), modules/ (installed) and
 # initramfs.cpio.gz (+ -workload), for
 #   VM_KERNEL=$v/bzImage VM_INITRD=$v/initramfs.cpio.gz VM_MODULES=$v/modules
@@ -68,7 +68,8 @@ done
 	die "$KREPO has changes of its own: a variant starts from its commit"
 JOBS=${JOBS:-$(nproc)}
 base=$(git -C "$KREPO" rev-parse HEAD)
-id=$({ echo "$base"; for f in ${fragment:+"$fragment"}; do echo fragment; cat "$f"; done
+# the base build too: its config may change at the same commit
+id=$({ echo "$base"; cat "$KREPO.stamp-build" 2>/dev/null || true; for f in ${fragment:+"$fragment"}; do echo fragment; cat "$f"; done
 	for f in "${patches[@]}"; do echo patch; cat "$f"; done; } | sha256sum | cut -c1-16)
 v=$BUILD/variant/$id
 tmp=$BUILD/variant/$id.check
