@@ -73,6 +73,10 @@ id=$({ echo "$base"; cat "$KREPO.stamp-build" 2>/dev/null || true; for f in ${fr
 	for f in "${patches[@]}"; do echo patch; cat "$f"; done; } | sha256sum | cut -c1-16)
 v=$BUILD/variant/$id
 tmp=$BUILD/variant/$id.check
+# one build of a variant at a time: a second run waits, then finds it built
+mkdir -p "$BUILD/variant"
+exec 9>"$BUILD/variant/.lock-$id"
+flock 9
 # built before, so its inputs passed the checks below then
 if [ -f "$v/stamp-built" ]; then
 	progress "variant $id: built already"
