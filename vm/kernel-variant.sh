@@ -10,8 +10,9 @@
 #
 # Prints the variant's directory, build/variant/ID (ID: a hash of the
 # base commit and build, the fragment and the patches, so going back to
-# one is free), holding what a boot needs: bzImage, vmlinux, kodir (the .ko
-# files with debug info, for --modules), modules/ (installed) and
+# one is free), holding what a boot needs: bzImage, vmlinux, kodir (a
+# link to the .ko files with debug info: give --modules its target, the
+# symboliser walks no link), modules/ (installed) and
 # initramfs.cpio.gz (+ -workload), for
 #   VM_KERNEL=$v/bzImage VM_INITRD=$v/initramfs.cpio.gz VM_MODULES=$v/modules
 #

@@ -84,7 +84,8 @@ syms=()
 if [ ${#variant_args[@]} -gt 0 ]; then
 	v=$("$TOP/vm/kernel-variant.sh" "${variant_args[@]}") || exit 1
 	export VM_KERNEL=$v/bzImage VM_INITRD=$v/initramfs.cpio.gz VM_MODULES=$v/modules
-	syms=(--vmlinux "$v/vmlinux" --modules "$v/kodir")
+	# the real directory: the symboliser walks no link
+	syms=(--vmlinux "$v/vmlinux" --modules "$(readlink -f "$v/kodir")")
 elif [ -z "${VM_KERNEL:-}" ]; then
 	syms=(--vmlinux "$KSRC/vmlinux" --modules "$KSRC")
 fi
