@@ -5,6 +5,10 @@
 #   make demo    build everything, boot the guest, collect its lockdep state
 #   make check   every test: unit (plain and ASan+UBSan), tools, QEMU boots
 #   make bench   benchmarks against named peers (bench/*.sh; not tests)
+#   make vm-boot RUN=repro.c [KCONFIG=extra.config] [PATCH=fix.patch]
+#                a C reproducer in the guest, on a kernel of yours
+#   make verify-fix RUN=repro.c PATCH=fix.patch [RUNS=N]
+#                does the patch fix what the reproducer shows (doc/repro.md)
 #
 # Everything is built under build/ (git-ignored). See README.md.
 
@@ -87,6 +91,21 @@ initramfs-plain: kernel-plain tools
 # scratch disk: /dev/vdb...; its writes discarded); GUEST_MEM=MiB its
 # memory (512: the initramfs may take half of it); SMP=N CPUs (default
 # 2); NAME names build/vm/NAME (default boot).
+# RUN=repro.c: a C reproducer, compiled static on the host and run in the
+# guest until lockdep reports or RUN_TIMEOUT (default 300 s); the last line
+# is the verdict, "reproduced in N s: TITLE" or "not reproduced in N s"
+# (vm/repro.sh; stored in DB, default build/vm/NAME/repro.db, with the
+# reproducer, fragment and patches: lockdep-report --db shows the history).
+# KCONFIG=extra.config merged over kernel-patches/lockdep.config and
+# PATCH="fix.patch ..." applied: the lockdep kernel built beside the
+# default one, in build/variant/ID, only what they touch recompiled
+# (vm/kernel-variant.sh; not with KERNEL_IMAGE or KERNEL_TREE).
+VARIANT_ARGS = $(if $(KCONFIG),-c $(abspath $(KCONFIG))) $(foreach p,$(PATCH),-p $(abspath $(p)))
+ifneq ($(strip $(VARIANT_ARGS)),)
+ifneq ($(KERNEL_IMAGE)$(KERNEL_TREE),)
+$(error KCONFIG= and PATCH= build the lockdep kernel's tree: not with KERNEL_IMAGE= or KERNEL_TREE=)
+endif
+endif
 ifneq ($(KERNEL_IMAGE),)
 VM_ENV = VM_KERNEL=$(abspath $(KERNEL_IMAGE)) VM_INITRD=$(BUILD)/image/initramfs.cpio.gz \
 	VM_MODULES=$(if $(MODULES),$(abspath $(MODULES)),$(BUILD)/image/no-modules)
@@ -100,6 +119,12 @@ VM_ENV = VM_KERNEL=$(TREE_OUT)/obj/arch/x86/boot/bzImage \
 VM_PREP = $(MODULES_ENV) vm/kernel-tree.sh $(KERNEL_TREE)
 VM_DEPS = deps tools
 VM_SYMS = --vmlinux $(TREE_OUT)/obj/vmlinux --modules $(TREE_OUT)/obj
+else ifneq ($(strip $(VARIANT_ARGS)),)
+VM_PREP = :
+VM_DEPS = initramfs
+VM_VARIANT = v=$$(vm/kernel-variant.sh $(VARIANT_ARGS)) && \
+	export VM_KERNEL=$$v/bzImage VM_INITRD=$$v/initramfs.cpio.gz VM_MODULES=$$v/modules &&
+VM_SYMS = --vmlinux $$v/vmlinux --modules $$(readlink -f $$v/kodir)
 else
 VM_PREP = :
 VM_DEPS = initramfs
@@ -111,11 +136,30 @@ MODULES_ENV = MODULES_LOAD=$(MODULES_LOAD) $(if $(MODULES_MAX),MODULES_MAX=$(MOD
 
 vm-boot: $(VM_DEPS)
 	@$(VM_PREP)
-	@$(VM_ENV) $(if $(SMP),SMP=$(SMP)) vm/boot.sh -n $(NAME) -a "$(APPEND)" \
+ifneq ($(filter %.c,$(RUN)),)
+	@$(VM_ENV) $(if $(SMP),SMP=$(SMP)) vm/repro.sh -n $(NAME) -a "$(APPEND)" \
+		$(foreach d,$(DISK),-D $(abspath $(d))) $(if $(RUN_TIMEOUT),-w $(RUN_TIMEOUT)) \
+		$(if $(DB),-d $(abspath $(DB))) $(VARIANT_ARGS) $(RUN) \
+		-- $(if $(KERNEL_IMAGE)$(KERNEL_TREE),$(VM_SYMS))
+else
+	@$(VM_VARIANT) $(VM_ENV) $(if $(SMP),SMP=$(SMP)) vm/boot.sh -n $(NAME) -a "$(APPEND)" \
 		$(foreach d,$(DISK),-D $(abspath $(d))) \
 		$(if $(RUN),-r $(RUN) $(if $(RUN_FILES),-f $(RUN_FILES)) \
 			$(if $(RUN_TIMEOUT),-w $(RUN_TIMEOUT))) \
 		-- $(if $(DB),--db $(abspath $(DB)) --label $(NAME) $(VM_SYMS))
+endif
+
+# make verify-fix RUN=repro.c PATCH="fix.patch ..." [RUNS=3] [KCONFIG=extra.config]
+# [RUN_TIMEOUT=300] [NAME=verify]: RUNS boots without the patches and RUNS
+# with them, the table (reproduced k/RUNS without, with its title; with
+# the patches; the dependency that closed the cycle; lockdep-diff) and the
+# verdict: exit status 0 fixed, 2 not fixed, 3 not reproduced, 1 an
+# error (vm/verify-fix.sh). Boots in build/verify/NAME/verify.db.
+verify-fix: initramfs
+	@test -n "$(RUN)" -a -n "$(PATCH)" || { echo "verify-fix: RUN=repro.c and PATCH=fix.patch are needed" >&2; exit 64; }
+	@vm/verify-fix.sh -n $(or $(NAME:boot=verify),verify) $(if $(RUNS),-r $(RUNS)) \
+		$(if $(RUN_TIMEOUT),-w $(RUN_TIMEOUT)) $(if $(KCONFIG),-c $(abspath $(KCONFIG))) \
+		$(foreach p,$(PATCH),-p $(abspath $(p))) $(RUN)
 
 demo: initramfs
 	@vm/demo.sh
@@ -276,7 +320,7 @@ bench: tools initramfs initramfs-plain
 
 clean:
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) clean
-	rm -rf $(BUILD)/vm $(BUILD)/san $(BUILD)/initramfs $(BUILD)/initramfs.cpio.gz \
+	rm -rf $(BUILD)/vm $(BUILD)/repro $(BUILD)/verify $(BUILD)/san $(BUILD)/initramfs $(BUILD)/initramfs.cpio.gz \
 		$(BUILD)/initramfs-plain $(BUILD)/initramfs-plain.cpio.gz \
 		$(BUILD)/initramfs-6.12 $(BUILD)/initramfs-6.12.cpio.gz \
 		$(BUILD)/initramfs-kasan $(BUILD)/initramfs-kasan.cpio.gz
@@ -284,7 +328,7 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps deps-tools kernel kernel-plain tools initramfs initramfs-plain vm-boot demo install \
+.PHONY: all deps deps-tools kernel kernel-plain tools initramfs initramfs-plain vm-boot verify-fix demo install \
 	export-patches check bench check-shell check-patches check-unit check-tools check-fuzz fuzz-long check-boot \
 	check-bench check-mutate check-steps check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
 	check-kasan check-distro check-tree clean distclean

@@ -148,20 +148,12 @@ series_symbols() {
 		sed -n 's/^+\(menu\)\{0,1\}config \([A-Z0-9_]*\)$/\2/p' | sort -u
 }
 
-# The CONFIG_ lines of the fragments, a later fragment's line for an
-# option replacing an earlier one's.
-fragment_lines() {
-	sed -n 's/^\(# \)\{0,1\}\(CONFIG_[A-Za-z0-9_]*\)[= ].*/\2 &/p' \
-		"${CONFIG_FRAGMENTS[@]}" | tac |
-		awk '!seen[$1]++ { sub(/^[^ ]* /, ""); print }' | tac
-}
-
 # Every CONFIG_ line of the fragments must read the same in .config (in
 # the plain tree, except the options only the series defines).
 check_config() {
 	local skip=""
 	[ "$VARIANT" = plain ] && skip=$(series_symbols)
-	check_fragment "$KSRC/.config" <(fragment_lines) "$skip" ||
+	check_fragment "$KSRC/.config" <(fragment_lines "${CONFIG_FRAGMENTS[@]}") "$skip" ||
 		die "requested options were dropped by olddefconfig (missing dependency?)"
 }
 

@@ -143,6 +143,24 @@ check_fragment() {
 	[ $bad = 0 ]
 }
 
+# fragment_lines FRAGMENT...: the CONFIG_ lines of the fragments, a
+# later fragment's line for an option replacing an earlier one's.
+fragment_lines() {
+	sed -n 's/^\(# \)\{0,1\}\(CONFIG_[A-Za-z0-9_]*\)[= ].*/\2 &/p' "$@" | tac |
+		awk '!seen[$1]++ { sub(/^[^ ]* /, ""); print }' | tac
+}
+
+# repro_compile SOURCE BINARY: a C reproducer built as syzbot builds
+# them (static, -pthread, -O2; CC= another compiler); the compiler's
+# messages shown, and failure said, naming SOURCE
+repro_compile() {
+	local log rc=0
+	log=$(${CC:-gcc} -static -pthread -O2 -o "$2" "$1" 2>&1) || rc=$?
+	[ -z "$log" ] || printf '%s\n' "$log" >&2
+	[ $rc = 0 ] ||
+		die "the reproducer '$1' does not compile (${CC:-gcc} -static -pthread -O2, above): nothing built or booted"
+}
+
 # content_hash FILE...: one hash over the names and contents of FILEs, for
 # "rebuild only what changed" stamps.
 content_hash() {

@@ -39,6 +39,7 @@ struct report_opts {
 	struct symboliser *sym;	/* --vmlinux/--modules, or NULL */
 	bool advise;		/* --advise */
 	bool syzbot_title;	/* --title=syzbot */
+	const char *phase;	/* --phase: before, during or after */
 	const char *source;	/* --source=DIR, or NULL */
 	const char *patch_dir;	/* --patch-dir=DIR, or NULL */
 	int patch_dir_len;	/* ... without its trailing slashes */
@@ -57,7 +58,7 @@ static const char usage_line[] =
 	"                      [--advise [--source=DIR [--patch-dir=DIR]]] FILE...\n"
 	"       lockdep-report --db=FILE [--boot=ID | --all] [-l | --list | --show=ID]\n"
 	"                      [-j | --json] [-p | --pretty] [-t TYPE | --type=TYPE]\n"
-	"                      [--title=ours|syzbot]\n"
+	"                      [--title=ours|syzbot] [--phase=before|during|after]\n"
 	"                      [--advise [--source=DIR [--patch-dir=DIR]]]\n";
 
 static void print_help(void)
@@ -90,6 +91,8 @@ static void print_help(void)
 	      "                   and \"N reports\"\n"
 	      "      --all        ... of every boot\n"
 	      "      --show=ID    ... only the report with this id\n"
+	      "      --phase=before|during|after  ... only the reports that\n"
+	      "                   came then, relative to the boot's workload\n"
 	      "      --advise     after each report, a verdict (annotate, real\n"
 	      "                   deadlock, irq context, locking bug, limit,\n"
 	      "                   unsure), the reasons and the change at each\n"
@@ -158,6 +161,12 @@ static void show(struct ldr_report *r, void *data)
 				o->failed = true;
 			if (found > 0)
 				rw.w = &w;
+		}
+		if (o->phase && strcmp(rw.phase, o->phase)) {
+			if (rw.w)
+				store_workload_release(&w);
+			report_free(r);
+			return;
 		}
 		if (o->sym)
 			symbolise_report(o->sym, r);
@@ -303,6 +312,7 @@ int main(int argc, char **argv)
 		DB_LONGOPTS, BOOT_LONGOPT,
 		{ "all", no_argument, NULL, 'A' },
 		{ "show", required_argument, NULL, 'S' },
+		{ "phase", required_argument, NULL, 'W' },
 		SYM_LONGOPTS,
 		{ "advise", no_argument, NULL, 'a' },
 		{ "source", required_argument, NULL, 's' },
@@ -354,6 +364,15 @@ int main(int argc, char **argv)
 			break;
 		case 'A':
 			all = true;
+			break;
+		case 'W':
+			if (strcmp(optarg, "before") && strcmp(optarg, "during") &&
+			    strcmp(optarg, "after")) {
+				error("unknown --phase '%s': expected before, during or after",
+				      optarg);
+				return EXIT_USAGE;
+			}
+			o.phase = optarg;
 			break;
 		case 'P':
 			o.patch_dir = optarg;
@@ -407,8 +426,8 @@ int main(int argc, char **argv)
 	if (d.db)
 		return report_db(d.db, d.boot, all, show_id, list, out.json, &o,
 				 argc - optind);
-	if (d.boot || all || show_id)
-		return cli_usage_error("--boot, --all and --show need --db");
+	if (d.boot || all || show_id || o.phase)
+		return cli_usage_error("--boot, --all, --show and --phase need --db");
 	if (optind == argc)
 		return cli_usage_error("no input file (use '-' for standard input)");
 	if (sym_args_any(&sa)) {

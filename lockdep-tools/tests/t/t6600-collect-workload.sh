@@ -187,6 +187,7 @@ test_expect_success 'each report is before, during or after the workload' '
 		esac &&
 		rm -rf raw && raw_with_workload raw "$line" && : >raw/workload.out &&
 		id=$(collect_plain --raw-dir raw --db db10 2>log) || return 1
+		echo "$id" >"boot-$phase" &&
 		got=$(sqlite3 db10 "SELECT phase FROM report_workload_phase WHERE boot_id = $id") &&
 		test "$got" = "$phase" || { echo "$phase: got $got"; return 1; }
 	done &&
@@ -194,6 +195,22 @@ test_expect_success 'each report is before, during or after the workload' '
 	grep -q "^workload: w.sh, exit status 0 after 0.0 s; this report came after it$" text &&
 	"$BIN/lockdep-report" --db db10 --boot "$id" --json >json &&
 	grep -q "\"workload\":{\"name\":\"w.sh\",\"state\":\"exited\",\"exit_code\":0,\"signal\":null,\"duration_ms\":10,\"phase\":\"after\"}" json
+'
+
+test_expect_success 'lockdep-report --phase lists only the reports of that phase' '
+	for boot in before during after; do
+		for phase in before during after; do
+			"$BIN/lockdep-report" --db db10 --boot "$(cat boot-$boot)" \
+				--list --phase=$phase >list || return 1
+			want=0 && { test $boot != $phase || want=1; } &&
+			test "$(wc -l <list)" = $want ||
+			{ echo "boot $boot, --phase=$phase: $(cat list)"; return 1; }
+		done
+	done &&
+	test_expect_code 64 "$BIN/lockdep-report" --db db10 --phase=while 2>err &&
+	grep -q "unknown --phase .while.: expected before, during or after" err &&
+	test_expect_code 64 "$BIN/lockdep-report" --phase=during raw/kmsg 2>err &&
+	grep -q "need --db" err
 '
 
 test_expect_success 'lockdep-diff names each boot'\''s workload' '
