@@ -380,8 +380,11 @@ const struct sym_entry *sym_binary_at(const struct sym_binary *b,
 
 	if (!lo || addr - b->syms[lo - 1].addr >= b->syms[lo - 1].span)
 		return NULL;
-	/* among aliases, prefer one that is sized (a function) */
-	for (size_t i = lo; i-- > 0 && b->syms[i].addr == b->syms[lo - 1].addr;)
+	/*
+	 * among aliases, prefer one that is sized (a function); whether
+	 * there are any, b->addrs tells without reading another entry
+	 */
+	for (size_t i = lo; i-- > 0 && b->addrs[i] == b->addrs[lo - 1];)
 		if (!best || (!best->size && b->syms[i].size))
 			best = &b->syms[i];
 	return best;
