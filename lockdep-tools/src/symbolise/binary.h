@@ -172,10 +172,12 @@ const struct sym_entry *sym_binary_at(const struct sym_binary *b,
 				      unsigned long long addr);
 
 /*
- * sym_binary_at() will be asked for each of @addr[0..nr): the lines it
- * reads (the symbol and its name) are fetched into the CPU cache now,
- * all at once, instead of one miss after another then.
+ * sym_binary_at() will be asked for each of @addr[0..nr) (nr at most
+ * SYM_PREFETCH_MAX): the lines it reads (the symbol and its name) are
+ * fetched into the CPU cache now, all at once, instead of one miss
+ * after another then.
  */
+#define SYM_PREFETCH_MAX 256
 void sym_binary_prefetch(const struct sym_binary *b, const uint64_t *addr,
 			 size_t nr);
 

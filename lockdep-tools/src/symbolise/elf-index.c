@@ -354,8 +354,7 @@ void sym_binary_prefetch(const struct sym_binary *b, const uint64_t *addr,
 			 size_t nr)
 {
 	const struct addr_search *as = &b->sym_search;
-	size_t *k = xmalloc((nr ? nr : 1) * sizeof(*k));
-	size_t i;
+	size_t k[SYM_PREFETCH_MAX], i;
 
 	for (i = 0; i < nr; i++)
 		__builtin_prefetch(addr_search_bucket(as, addr[i]));
@@ -369,7 +368,6 @@ void sym_binary_prefetch(const struct sym_binary *b, const uint64_t *addr,
 	for (i = 0; i < nr; i++)
 		if (k[i])
 			__builtin_prefetch(b->syms[k[i] - 1].name);
-	free(k);
 }
 
 const struct sym_entry *sym_binary_at(const struct sym_binary *b,

@@ -51,6 +51,13 @@ struct symboliser {
 	/* binaries without a valid index yet (symboliser_free() builds) */
 	struct sym_index_job *jobs;
 	size_t nr_jobs, alloc_jobs;
+	/*
+	 * a batch's lookups, kept from batch to batch: a block this large
+	 * malloc()ed anew made glibc consolidate the batch's freed
+	 * strings each time (a fifth of a warm run's allocator time)
+	 */
+	struct sym_lookup *todo;
+	size_t alloc_todo;
 	struct symbolise_stats stats;
 };
 
@@ -189,6 +196,7 @@ void symboliser_free(struct symboliser *s)
 		free(s->mods[i].build_id);
 	}
 	free(s->mods);
+	free(s->todo);
 	/* last: the DWARF is unmapped, so the fork copies little */
 	build_indexes(s);
 	free((char *)s->opts.vmlinux);
@@ -698,21 +706,26 @@ static size_t look_up_all(struct symboliser *s, struct sym_lookup *todo,
 	return mine.with_line + twin.with_line;
 }
 
-/* The bare addresses of @v that bare_binary() will look for in vmlinux. */
+/*
+ * The bare addresses of @v that bare_binary() will look for in vmlinux,
+ * fetched ahead (sym_binary_prefetch()), SYM_PREFETCH_MAX at a time.
+ */
 static void prefetch_bare(struct symboliser *s, const struct ldr_frame *v,
 			  size_t nr)
 {
-	uint64_t *addr;
+	uint64_t addr[SYM_PREFETCH_MAX];
 	size_t n = 0;
 
 	if (!s->vmlinux || !s->opts.has_kaslr_offset)
 		return;
-	addr = xmalloc((nr ? nr : 1) * sizeof(*addr));
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		if (v[i].has_addr && !v[i].module && !v[i].func)
 			addr[n++] = v[i].addr - s->opts.kaslr_offset;
-	sym_binary_prefetch(s->vmlinux, addr, n);
-	free(addr);
+		if (n == SYM_PREFETCH_MAX || (n && i + 1 == nr)) {
+			sym_binary_prefetch(s->vmlinux, addr, n);
+			n = 0;
+		}
+	}
 }
 
 /*
@@ -724,9 +737,12 @@ static void prefetch_bare(struct symboliser *s, const struct ldr_frame *v,
 size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
 			unsigned int flags)
 {
-	struct sym_lookup *todo = xmalloc((nr ? nr : 1) * sizeof(*todo));
+	struct sym_lookup *todo;
 	size_t n = 0;
 	bool sort = false;
+
+	ALLOC_GROW(s->todo, nr, s->alloc_todo);
+	todo = s->todo;
 
 	prefetch_bare(s, v, nr);
 	for (size_t i = 0; i < nr; i++) {
@@ -745,7 +761,6 @@ size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
 	/* unsorted: all on indexes, none on vmlinux's DWARF to share */
 	s->stats.with_line += look_up_all(s, todo, n);
 	s->stats.symbolised += n;
-	free(todo);
 	return n;
 }
 
