@@ -146,9 +146,11 @@ static bool check_layout(struct sym_index *ix, const struct sym_index_header *h)
 		ix->nr[i] = nr;
 		end = align8(off + nr * sym_index_elem_size[i]);
 	}
+	/* starts[] is searched by 32-bit indexes (addr-search.h) */
 	return end == ix->size &&
 	       ix->nr[SYM_IX_BY_NAME] == ix->nr[SYM_IX_SYMS] &&
 	       ix->nr[SYM_IX_VALS] == ix->nr[SYM_IX_STARTS] &&
+	       ix->nr[SYM_IX_STARTS] < UINT32_MAX &&
 	       ix->nr[SYM_IX_STRINGS];
 }
 

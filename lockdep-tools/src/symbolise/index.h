@@ -37,6 +37,7 @@
  *  (2) The tables lie in the file one after the other as the writer
  *      lays them out (each at the 8-byte boundary after the one before,
  *      the file ending with the last): no byte is outside a table.
+ *      Fewer than 2^32 - 1 ranges (their search holds 32-bit indexes).
  *  (3) The CRC-32 of the whole file (crc field as 0) matches.
  *  (4) Every string offset is inside SYM_IX_STRINGS; every index is
  *      inside its table; an inline link's next is below its own index
