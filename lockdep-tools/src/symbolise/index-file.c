@@ -23,10 +23,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "symbolise/binary.h"
 #include "symbolise/index.h"
+#include "util/crc32.h"
 #include "util/xalloc.h"
 
 struct sym_index {
@@ -61,10 +61,10 @@ static uint32_t file_crc(const unsigned char *p, size_t size)
 {
 	const size_t at = offsetof(struct sym_index_header, crc);
 	static const unsigned char zero[4];
-	uLong crc = crc32_z(0, p, at);
+	uint32_t crc = crc32_fast(0, p, at);
 
-	crc = crc32_z(crc, zero, sizeof(zero));
-	return (uint32_t)crc32_z(crc, p + at + 4, size - at - 4);
+	crc = crc32_fast(crc, zero, sizeof(zero));
+	return crc32_fast(crc, p + at + 4, size - at - 4);
 }
 
 static bool write_all(int fd, const void *p, size_t n)
