@@ -10,20 +10,6 @@
 #include "util/strbuf.h"
 #include "util/term-text.h"
 
-/*
- * strbuf_add() inlined: a frame is a dozen short pieces, and for a
- * literal the copy is then a move or two, not two calls (a tenth of a
- * warm lockdep-symbolise run's instructions went to those calls).
- */
-static inline void put(struct strbuf *sb, const char *s, size_t n)
-{
-	if (sb->len + n >= sb->alloc)
-		strbuf_grow(sb, n);
-	memcpy(sb->buf + sb->len, s, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
-}
-
 /* "%llx" or "%u" without a format to parse */
 static void add_number(struct strbuf *sb, unsigned long long v,
 		       unsigned int base)
@@ -34,7 +20,7 @@ static void add_number(struct strbuf *sb, unsigned long long v,
 		*--p = "0123456789abcdef"[v % base];
 		v /= base;
 	} while (v);
-	put(sb, p, (size_t)(buf + sizeof(buf) - p));
+	strbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 static void add_text(struct strbuf *sb, const char *s)
@@ -62,36 +48,36 @@ void report_print_frame(FILE *out, const struct ldr_frame *f)
 void report_format_frame(struct strbuf *sb, const struct ldr_frame *f)
 {
 	if (f->unreliable)
-		put(sb, "? ", 2);
+		strbuf_add(sb, "? ", 2);
 	if (f->func) {
 		add_text(sb, f->func);
 		if (f->has_off) {
-			put(sb, "+0x", 3);
+			strbuf_add(sb, "+0x", 3);
 			add_number(sb, f->off, 16);
-			put(sb, "/0x", 3);
+			strbuf_add(sb, "/0x", 3);
 			add_number(sb, f->size, 16);
 		}
 	} else {
-		put(sb, "0x", 2);
+		strbuf_add(sb, "0x", 2);
 		add_number(sb, f->addr, 16);
 	}
 	if (f->module) {
-		put(sb, " [", 2);
+		strbuf_add(sb, " [", 2);
 		add_text(sb, f->module);
 		if (f->build_id) {
-			put(sb, " ", 1);
+			strbuf_add(sb, " ", 1);
 			add_text(sb, f->build_id);
 		}
-		put(sb, "]", 1);
+		strbuf_add(sb, "]", 1);
 	}
 	if (f->file) {
-		put(sb, " ", 1);
+		strbuf_add(sb, " ", 1);
 		add_text(sb, f->file);
-		put(sb, ":", 1);
+		strbuf_add(sb, ":", 1);
 		add_number(sb, f->line, 10);
 	}
 	if (f->inlined)
-		put(sb, " [inline]", 9);
+		strbuf_add(sb, " [inline]", 9);
 }
 
 static void frames(FILE *out, const struct ldr_frames *fr, const char *indent)
