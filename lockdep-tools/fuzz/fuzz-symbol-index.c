@@ -6,7 +6,8 @@
  * cut to what the input holds) and CRC are made right, so every input
  * reaches the structural checks of invariant (4); an index they let
  * through must answer any address without reading outside the file
- * (ASan) and with strings and chains that end.
+ * (ASan) and with strings and chains that end, and a batch of lookups
+ * (sym_index_sources()) as each alone.
  */
 #include <fcntl.h>
 #include <string.h>
@@ -75,6 +76,46 @@ static void write_index(const uint8_t *data, size_t size)
 	free(buf);
 }
 
+static bool same_string(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* The input's words as addresses, answered in one batch and one by one. */
+static void check_batch(const struct sym_index *ix, const uint8_t *data,
+			size_t size)
+{
+	size_t nr = size / 8, lines = 0, with_line;
+	struct ldr_frame *one = calloc(nr + 1, sizeof(*one));
+	struct ldr_frame *all = calloc(nr + 1, sizeof(*all));
+	struct sym_lookup *v = calloc(nr + 1, sizeof(*v));
+
+	FUZZ_CHECK(one && all && v);
+	for (size_t i = 0; i < nr; i++) {
+		memcpy(&v[i].pc, data + 8 * i, sizeof(v[i].pc));
+		v[i].f = &all[i];
+		lines += sym_index_source(ix, v[i].pc, &one[i]);
+	}
+	with_line = sym_index_sources(ix, v, nr);
+	FUZZ_CHECK(with_line == lines);
+	for (size_t i = 0; i < nr; i++) {
+		FUZZ_CHECK(same_string(one[i].file, all[i].file) &&
+			   one[i].line == all[i].line &&
+			   one[i].nr_inl == all[i].nr_inl);
+		for (size_t k = 0; k < one[i].nr_inl; k++)
+			FUZZ_CHECK(same_string(one[i].inl[k].func,
+					       all[i].inl[k].func) &&
+				   same_string(one[i].inl[k].file,
+					       all[i].inl[k].file) &&
+				   one[i].inl[k].line == all[i].inl[k].line);
+		frame_release(&one[i]);
+		frame_release(&all[i]);
+	}
+	free(one);
+	free(all);
+	free(v);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool made;
@@ -114,8 +155,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		frame_release(&f);
 	}
+	check_batch(ix, data, size);
 	free(b.syms);
 	free(b.by_name);
+	free(b.addrs);
+	addr_search_release(&b.sym_search);
 	sym_index_close(ix);
 	return 0;
 }

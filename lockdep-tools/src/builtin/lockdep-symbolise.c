@@ -80,7 +80,8 @@ static void print_help(void)
 	      stdout);
 }
 
-static void print_plain(const struct ldr_frame *f)
+/* @f's answer appended to @out: its inlined calls, then itself */
+static void print_plain(struct strbuf *out, const struct ldr_frame *f)
 {
 	for (size_t i = 0; i < f->nr_inl; i++) {
 		struct ldr_frame in = {
@@ -90,15 +91,15 @@ static void print_plain(const struct ldr_frame *f)
 			.inlined = true,
 		};
 
-		report_print_frame(stdout, &in);
+		report_format_frame(out, &in);
 		if (!in.file)
-			fputs(" ??:0", stdout);
-		fputc('\n', stdout);
+			strbuf_add(out, " ??:0", 5);
+		strbuf_addch(out, '\n');
 	}
-	report_print_frame(stdout, f);
+	report_format_frame(out, f);
 	if (!f->file)
-		fputs(" ??:0", stdout);
-	fputc('\n', stdout);
+		strbuf_add(out, " ??:0", 5);
+	strbuf_addch(out, '\n');
 }
 
 static void print_json(const struct ldr_frame *f)
@@ -158,21 +159,28 @@ static void add_line(struct sym_cli *c, struct batch *b, const char *input,
 	b->line_frame[b->nr++] = (long)b->nr_frames++;
 }
 
+/*
+ * The batch's plain answers are put together in one buffer and written
+ * at once: a write call per frame was a twentieth of a warm run.
+ */
 static void flush_batch(struct sym_cli *c, struct batch *b)
 {
 	static const struct ldr_frame none;
+	static struct strbuf out = STRBUF_INIT;
 
 	symbolise_frames(c->sym, b->frames, b->nr_frames, c->flags);
+	strbuf_reset(&out);
 	for (size_t i = 0; i < b->nr; i++) {
 		long k = b->line_frame[i];
 
 		if (c->json)
 			print_json(k < 0 ? &none : &b->frames[k]);
 		else if (k >= 0)
-			print_plain(&b->frames[k]);
+			print_plain(&out, &b->frames[k]);
 		else
-			puts("??:0");
+			strbuf_add(&out, "??:0\n", 5);
 	}
+	fwrite(out.buf, 1, out.len, stdout);
 	for (size_t i = 0; i < b->nr_frames; i++)
 		frame_release(&b->frames[i]);
 	b->nr = b->nr_frames = 0;

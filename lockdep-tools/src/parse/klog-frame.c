@@ -25,27 +25,37 @@ static bool sym_char(int c)
  * value (a "0x" prefix skipped, ULLONG_MAX on overflow) without its
  * locale machinery, which was a tenth of a warm lockdep-symbolise run.
  */
+static const unsigned char hex_digit[256] = {	/* value + 1; 0: none */
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int hex_value(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;	/* lower case */
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	return hex_digit[(unsigned char)c] - 1;
 }
 
+/*
+ * A table per digit, and overflow told by the count of digits after the
+ * leading zeros (more than 16), not tested per digit: a bare address is
+ * 16 digits, and these were the most instructions of a warm
+ * lockdep-symbolise run after the index's CRC.
+ */
 static const char *hex_digits(const char *p, unsigned long long *v)
 {
 	unsigned long long n = 0;
-	bool over = false;
+	const char *start;
 	int d;
 
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_value(p[2]) >= 0)
 		p += 2;
-	for (; (d = hex_value(*p)) >= 0; p++) {
-		over |= n >> 60 != 0;
+	while (*p == '0')
+		p++;
+	for (start = p; (d = hex_value(*p)) >= 0; p++)
 		n = n << 4 | (unsigned int)d;
-	}
-	*v = over ? ULLONG_MAX : n;
+	*v = p - start > 16 ? ULLONG_MAX : n;
 	return p;
 }
 

@@ -32,45 +32,52 @@ static void add_text(struct strbuf *sb, const char *s)
  * The frame is put together in memory and written at once: printed
  * piece by piece through stdio (fprintf, a write per piece), it was
  * half of a warm lockdep-symbolise run, which prints a frame or three
- * per address. The buffer is kept: the tools print from one thread.
+ * per address (and now appends them to a batch's buffer, written once:
+ * report_format_frame()). The buffer is kept: the tools print from one
+ * thread.
  */
 void report_print_frame(FILE *out, const struct ldr_frame *f)
 {
 	static struct strbuf sb = STRBUF_INIT;
 
 	strbuf_reset(&sb);
+	report_format_frame(&sb, f);
+	fwrite(sb.buf, 1, sb.len, out);
+}
+
+void report_format_frame(struct strbuf *sb, const struct ldr_frame *f)
+{
 	if (f->unreliable)
-		strbuf_add(&sb, "? ", 2);
+		strbuf_add(sb, "? ", 2);
 	if (f->func) {
-		add_text(&sb, f->func);
+		add_text(sb, f->func);
 		if (f->has_off) {
-			strbuf_add(&sb, "+0x", 3);
-			add_number(&sb, f->off, 16);
-			strbuf_add(&sb, "/0x", 3);
-			add_number(&sb, f->size, 16);
+			strbuf_add(sb, "+0x", 3);
+			add_number(sb, f->off, 16);
+			strbuf_add(sb, "/0x", 3);
+			add_number(sb, f->size, 16);
 		}
 	} else {
-		strbuf_add(&sb, "0x", 2);
-		add_number(&sb, f->addr, 16);
+		strbuf_add(sb, "0x", 2);
+		add_number(sb, f->addr, 16);
 	}
 	if (f->module) {
-		strbuf_add(&sb, " [", 2);
-		add_text(&sb, f->module);
+		strbuf_add(sb, " [", 2);
+		add_text(sb, f->module);
 		if (f->build_id) {
-			strbuf_addch(&sb, ' ');
-			add_text(&sb, f->build_id);
+			strbuf_add(sb, " ", 1);
+			add_text(sb, f->build_id);
 		}
-		strbuf_addch(&sb, ']');
+		strbuf_add(sb, "]", 1);
 	}
 	if (f->file) {
-		strbuf_addch(&sb, ' ');
-		add_text(&sb, f->file);
-		strbuf_addch(&sb, ':');
-		add_number(&sb, f->line, 10);
+		strbuf_add(sb, " ", 1);
+		add_text(sb, f->file);
+		strbuf_add(sb, ":", 1);
+		add_number(sb, f->line, 10);
 	}
 	if (f->inlined)
-		strbuf_add(&sb, " [inline]", 9);
-	fwrite(sb.buf, 1, sb.len, out);
+		strbuf_add(sb, " [inline]", 9);
 }
 
 static void frames(FILE *out, const struct ldr_frames *fr, const char *indent)

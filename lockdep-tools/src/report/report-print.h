@@ -60,7 +60,11 @@ void report_print_advice(FILE *out, const struct advice *a);
 void report_json_advice(struct json_writer *w, const struct advice *a);
 
 
+struct strbuf;
+
 /* One frame as the kernel prints it ("? func+0x1/0x2 [mod] file:1"). */
 void report_print_frame(FILE *out, const struct ldr_frame *f);
+/* The same line (no newline) appended to @sb. */
+void report_format_frame(struct strbuf *sb, const struct ldr_frame *f);
 
 #endif

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "parse/report.h"
+#include "symbolise/addr-search.h"
 #include "util/hindex.h"
 
 struct sym_entry {
@@ -69,6 +70,9 @@ struct sym_binary {
 	struct sym_entry *syms;
 	size_t nr_syms;
 	struct sym_entry **by_name;
+	/* syms[i].addr alone, and sym_binary_at()'s search over them */
+	uint64_t *addrs;
+	struct addr_search sym_search;
 	/* CU DIE offset -> struct cu_map, as met; cu_index by offset */
 	struct cu_slot {
 		unsigned long long off;
@@ -160,9 +164,22 @@ enum sym_find sym_binary_find(const struct sym_binary *b, const char *func,
 			      unsigned long long off, unsigned long long size,
 			      unsigned long long *addr);
 
+/* elf-index.c: b->addrs from b->syms, once syms[] is complete. */
+void sym_binary_index_addrs(struct sym_binary *b);
+
 /* The code symbol containing addr, or NULL. */
 const struct sym_entry *sym_binary_at(const struct sym_binary *b,
 				      unsigned long long addr);
+
+/*
+ * sym_binary_at() will be asked for each of @addr[0..nr) (nr at most
+ * SYM_PREFETCH_MAX): the lines it reads (the symbol and its name) are
+ * fetched into the CPU cache now, all at once, instead of one miss
+ * after another then.
+ */
+#define SYM_PREFETCH_MAX 256
+void sym_binary_prefetch(const struct sym_binary *b, const uint64_t *addr,
+			 size_t nr);
 
 /* elf-data.c: the address of symbol @name, of any type; false if none. */
 bool sym_binary_lookup(struct sym_binary *b, const char *name,
@@ -185,6 +202,20 @@ bool sym_binary_has_dwarf(const struct sym_binary *b);
  */
 bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 		       struct ldr_frame *f);
+
+/* An address to look up in a binary, and the frame its answer goes to. */
+struct sym_lookup {
+	struct sym_binary *bin;
+	unsigned long long pc;
+	struct ldr_frame *f;
+};
+
+/*
+ * dwarf-lines.c: sym_binary_source() for each of @v's @nr lookups, each
+ * in its own binary (runs of one index-backed binary answered together:
+ * sym_index_sources()); returns how many found a line.
+ */
+size_t sym_binary_sources(struct sym_lookup *v, size_t nr);
 
 /*
  * dwarf-lines.c, for index-build.c: every address (in b's addresses, DWARF

@@ -361,3 +361,23 @@ bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 	f->line = lineno;
 	return file != NULL;
 }
+
+size_t sym_binary_sources(struct sym_lookup *v, size_t nr)
+{
+	size_t with_line = 0, i = 0, j;
+
+	while (i < nr) {
+		struct sym_binary *b = v[i].bin;
+
+		if (!b->index) {
+			with_line += sym_binary_source(b, v[i].pc, v[i].f);
+			i++;
+			continue;
+		}
+		for (j = i + 1; j < nr && v[j].bin == b; j++)
+			;
+		with_line += sym_index_sources(b->index, v + i, j - i);
+		i = j;
+	}
+	return with_line;
+}

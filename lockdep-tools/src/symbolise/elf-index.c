@@ -131,7 +131,16 @@ static void index_symbols(struct sym_binary *b)
 		b->by_name[i] = &b->syms[i];
 	qsort(b->by_name, nr, sizeof(*b->by_name), cmp_name);
 	b->nr_syms = nr;
+	sym_binary_index_addrs(b);
 	free(raw);
+}
+
+void sym_binary_index_addrs(struct sym_binary *b)
+{
+	b->addrs = xmalloc((b->nr_syms ? b->nr_syms : 1) * sizeof(*b->addrs));
+	for (size_t i = 0; i < b->nr_syms; i++)
+		b->addrs[i] = b->syms[i].addr;
+	addr_search_init(&b->sym_search, b->addrs, b->nr_syms);
 }
 
 static char *hex_build_id(Dwfl_Module *mod)
@@ -283,6 +292,8 @@ void sym_binary_free(struct sym_binary *b)
 		dwfl_end(b->dwfl);
 	free(b->syms);
 	free(b->by_name);
+	free(b->addrs);
+	addr_search_release(&b->sym_search);
 	free(b->build_id);
 	free(b->path);
 	sym_layout_release(&b->layout);
@@ -335,24 +346,43 @@ enum sym_find sym_binary_find(const struct sym_binary *b, const char *func,
 	return SYM_FOUND;
 }
 
+/*
+ * In passes over all of @addr, each fetching what the next one reads:
+ * the bucket, the addresses in it, the symbol, its name.
+ */
+void sym_binary_prefetch(const struct sym_binary *b, const uint64_t *addr,
+			 size_t nr)
+{
+	const struct addr_search *as = &b->sym_search;
+	size_t k[SYM_PREFETCH_MAX], i;
+
+	for (i = 0; i < nr; i++)
+		__builtin_prefetch(addr_search_bucket(as, addr[i]));
+	for (i = 0; i < nr; i++)
+		__builtin_prefetch(&as->v[*addr_search_bucket(as, addr[i])]);
+	for (i = 0; i < nr; i++) {
+		k[i] = addr_search_upto(as, addr[i]);
+		if (k[i])
+			__builtin_prefetch(&b->syms[k[i] - 1]);
+	}
+	for (i = 0; i < nr; i++)
+		if (k[i])
+			__builtin_prefetch(b->syms[k[i] - 1].name);
+}
+
 const struct sym_entry *sym_binary_at(const struct sym_binary *b,
 				      unsigned long long addr)
 {
-	size_t lo = 0, hi = b->nr_syms;
+	size_t lo = addr_search_upto(&b->sym_search, addr);
 	const struct sym_entry *best = NULL;
 
-	while (lo < hi) {	/* first entry above addr */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (b->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo || addr - b->syms[lo - 1].addr >= b->syms[lo - 1].span)
 		return NULL;
-	/* among aliases, prefer one that is sized (a function) */
-	for (size_t i = lo; i-- > 0 && b->syms[i].addr == b->syms[lo - 1].addr;)
+	/*
+	 * among aliases, prefer one that is sized (a function); whether
+	 * there are any, b->addrs tells without reading another entry
+	 */
+	for (size_t i = lo; i-- > 0 && b->addrs[i] == b->addrs[lo - 1];)
 		if (!best || (!best->size && b->syms[i].size))
 			best = &b->syms[i];
 	return best;

@@ -23,10 +23,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "symbolise/binary.h"
 #include "symbolise/index.h"
+#include "util/crc32.h"
 #include "util/xalloc.h"
 
 struct sym_index {
@@ -39,15 +39,8 @@ struct sym_index {
 	const struct sym_index_inl *inls;
 	const char *strings;
 	size_t nr[SYM_IX_NR];
-	/*
-	 * starts[k * SAMPLE], in memory: the lookup's first search stays
-	 * in the CPU cache, the second reads a few lines of starts[].
-	 */
-	uint64_t *sample;
-	size_t nr_sample;
+	struct addr_search search;	/* over starts[] */
 };
-
-#define SAMPLE 32
 
 const size_t sym_index_elem_size[SYM_IX_NR] = {
 	[SYM_IX_SYMS] = sizeof(struct sym_index_sym),
@@ -68,10 +61,10 @@ static uint32_t file_crc(const unsigned char *p, size_t size)
 {
 	const size_t at = offsetof(struct sym_index_header, crc);
 	static const unsigned char zero[4];
-	uLong crc = crc32_z(0, p, at);
+	uint32_t crc = crc32_fast(0, p, at);
 
-	crc = crc32_z(crc, zero, sizeof(zero));
-	return (uint32_t)crc32_z(crc, p + at + 4, size - at - 4);
+	crc = crc32_fast(crc, zero, sizeof(zero));
+	return crc32_fast(crc, p + at + 4, size - at - 4);
 }
 
 static bool write_all(int fd, const void *p, size_t n)
@@ -153,9 +146,11 @@ static bool check_layout(struct sym_index *ix, const struct sym_index_header *h)
 		ix->nr[i] = nr;
 		end = align8(off + nr * sym_index_elem_size[i]);
 	}
+	/* starts[] is searched by 32-bit indexes (addr-search.h) */
 	return end == ix->size &&
 	       ix->nr[SYM_IX_BY_NAME] == ix->nr[SYM_IX_SYMS] &&
 	       ix->nr[SYM_IX_VALS] == ix->nr[SYM_IX_STARTS] &&
+	       ix->nr[SYM_IX_STARTS] < UINT32_MAX &&
 	       ix->nr[SYM_IX_STRINGS];
 }
 
@@ -248,6 +243,8 @@ static bool load(struct sym_index *ix, int fd, const char *build_id,
 	    !check_header(&h, ix->size, build_id, elf) || !check_layout(ix, &h))
 		return false;
 	ix->map = malloc(ix->size);	/* no xmalloc: too large is refused */
+	/* its lookups land all over it: 2 MiB pages spare the TLB */
+	advise_huge_pages(ix->map, ix->size);
 	return ix->map && read_all(fd, ix->map, ix->size, 0) &&
 	       !memcmp(ix->map, &h, sizeof(h)) && find_tables(ix);
 }
@@ -284,10 +281,7 @@ struct sym_index *sym_index_open(const char *dir, const char *build_id,
 		sym_index_close(ix);
 		return NULL;
 	}
-	ix->nr_sample = (ix->nr[SYM_IX_STARTS] + SAMPLE - 1) / SAMPLE;
-	ix->sample = xmalloc((ix->nr_sample + 1) * sizeof(*ix->sample));
-	for (size_t k = 0; k < ix->nr_sample; k++)
-		ix->sample[k] = ix->starts[k * SAMPLE];
+	addr_search_init(&ix->search, ix->starts, ix->nr[SYM_IX_STARTS]);
 	return ix;
 }
 
@@ -296,7 +290,7 @@ void sym_index_close(struct sym_index *ix)
 	if (!ix)
 		return;
 	free(ix->map);
-	free(ix->sample);
+	addr_search_release(&ix->search);
 	free(ix);
 }
 
@@ -315,6 +309,7 @@ void sym_index_symbols(const struct sym_index *ix, struct sym_binary *b)
 	for (size_t i = 0; i < nr; i++)
 		b->by_name[i] = &b->syms[ix->by_name[i]];
 	b->nr_syms = nr;
+	sym_binary_index_addrs(b);
 }
 
 static char *string_or_null(const struct sym_index *ix, uint32_t s)
@@ -322,35 +317,29 @@ static char *string_or_null(const struct sym_index *ix, uint32_t s)
 	return s == SYM_IX_NONE ? NULL : xstrdup(ix->strings + s);
 }
 
-bool sym_index_source(const struct sym_index *ix, unsigned long long pc,
-		      struct ldr_frame *f)
+/* The range holding @pc: 1 + its index, 0 if below the first. */
+static size_t range_of(const struct sym_index *ix, unsigned long long pc)
 {
-	size_t lo = 0, hi = ix->nr_sample, alloc = 0;
-	const struct sym_index_val *v;
+	return addr_search_upto(&ix->search, pc);
+}
 
-	while (lo < hi) {	/* first sample above pc */
-		size_t mid = lo + (hi - lo) / 2;
+/* The answer of range @r (range_of()), NULL if it has no unit. */
+static const struct sym_index_val *range_val(const struct sym_index *ix,
+					     size_t r)
+{
+	if (!r || ix->vals[r - 1].inl == SYM_IX_NO_UNIT)
+		return NULL;
+	return &ix->vals[r - 1];
+}
 
-		if (ix->sample[mid] <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* the first range starting above pc is in the sample before it */
-	hi = lo * SAMPLE < ix->nr[SYM_IX_STARTS] ? lo * SAMPLE :
-						ix->nr[SYM_IX_STARTS];
-	lo = lo ? (lo - 1) * SAMPLE : 0;
-	while (lo < hi) {	/* first range starting above pc */
-		size_t mid = lo + (hi - lo) / 2;
+/* The answer of range @r (range_of()) into @f, as sym_index_source(). */
+static bool answer(const struct sym_index *ix, size_t r, struct ldr_frame *f)
+{
+	const struct sym_index_val *v = range_val(ix, r);
+	size_t alloc = 0;
 
-		if (ix->starts[mid] <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || ix->vals[lo - 1].inl == SYM_IX_NO_UNIT)
+	if (!v)
 		return false;	/* as without a unit: f untouched */
-	v = &ix->vals[lo - 1];
 	sym_frame_clear_source(f);
 	for (uint32_t k = v->inl; k != SYM_IX_NONE; k = ix->inls[k].next) {
 		ALLOC_GROW(f->inl, f->nr_inl + 1, alloc);
@@ -362,4 +351,69 @@ bool sym_index_source(const struct sym_index *ix, unsigned long long pc,
 	f->file = string_or_null(ix, v->file);
 	f->line = v->line;
 	return f->file != NULL;
+}
+
+bool sym_index_source(const struct sym_index *ix, unsigned long long pc,
+		      struct ldr_frame *f)
+{
+	return answer(ix, range_of(ix, pc), f);
+}
+
+/* The string at @s, soon to be read; SYM_IX_NONE: none. */
+static void prefetch_string(const struct sym_index *ix, uint32_t s)
+{
+	if (s != SYM_IX_NONE)
+		__builtin_prefetch(ix->strings + s);
+}
+
+/*
+ * A lookup reads a range's start, its answer, its inline links and
+ * their strings, each depending on the one before: one cache miss
+ * after another. So a batch is answered in passes over a chunk of
+ * lookups, each pass asking the CPU for the lines the next one reads
+ * (the misses of a whole chunk overlap), the last pass building the
+ * answers from lines in the cache.
+ */
+#define CHUNK 256
+
+size_t sym_index_sources(const struct sym_index *ix, struct sym_lookup *v,
+			 size_t nr)
+{
+	size_t r[CHUNK], with_line = 0;
+
+	for (size_t at = 0; at < nr; at += CHUNK) {
+		size_t n = nr - at < CHUNK ? nr - at : CHUNK, i;
+
+		for (i = 0; i < n; i++)
+			__builtin_prefetch(addr_search_bucket(&ix->search,
+							      v[at + i].pc));
+		for (i = 0; i < n; i++)
+			__builtin_prefetch(&ix->starts[*addr_search_bucket(
+				&ix->search, v[at + i].pc)]);
+		for (i = 0; i < n; i++) {
+			r[i] = range_of(ix, v[at + i].pc);
+			if (r[i])
+				__builtin_prefetch(&ix->vals[r[i] - 1]);
+		}
+		for (i = 0; i < n; i++) {
+			const struct sym_index_val *val = range_val(ix, r[i]);
+
+			if (!val)
+				continue;
+			prefetch_string(ix, val->file);
+			if (val->inl != SYM_IX_NONE)
+				__builtin_prefetch(&ix->inls[val->inl]);
+		}
+		for (i = 0; i < n; i++) {
+			const struct sym_index_val *val = range_val(ix, r[i]);
+
+			if (!val || val->inl == SYM_IX_NONE)
+				continue;
+			prefetch_string(ix, ix->inls[val->inl].func);
+			prefetch_string(ix, ix->inls[val->inl].file);
+		}
+		for (i = 0; i < n; i++)
+			with_line += answer(ix, r[i], v[at + i].f);
+	}
+	return with_line;
 }

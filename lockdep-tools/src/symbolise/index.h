@@ -8,7 +8,8 @@
  * address space cut into ranges, each with the answer sym_binary_source()
  * gives for any address in it (file:line and inline chain, or "no unit
  * here"), and the code symbols of elf-index.c. A later run reads the file
- * and answers with two binary searches, without opening the DWARF.
+ * and answers with two searches (addr-search.h: the symbol, the range),
+ * without opening the DWARF.
  *
  * index-build.c builds it from a binary opened from its DWARF;
  * index-file.c writes (temp file + rename) and reads it (into memory: a
@@ -36,6 +37,7 @@
  *  (2) The tables lie in the file one after the other as the writer
  *      lays them out (each at the 8-byte boundary after the one before,
  *      the file ending with the last): no byte is outside a table.
+ *      Fewer than 2^32 - 1 ranges (their search holds 32-bit indexes).
  *  (3) The CRC-32 of the whole file (crc field as 0) matches.
  *  (4) Every string offset is inside SYM_IX_STRINGS; every index is
  *      inside its table; an inline link's next is below its own index
@@ -59,6 +61,7 @@
 
 struct sym_binary;
 struct sym_entry;
+struct sym_lookup;
 
 #define SYM_INDEX_MAGIC		"LDTSYMIX"
 #define SYM_INDEX_VERSION	2u
@@ -160,6 +163,13 @@ void sym_index_symbols(const struct sym_index *ix, struct sym_binary *b);
 /* sym_binary_source() for an index-backed binary: the same answers. */
 bool sym_index_source(const struct sym_index *ix, unsigned long long pc,
 		      struct ldr_frame *f);
+
+/*
+ * sym_index_source() for each of @v's @nr lookups (all on this index's
+ * binary); returns how many found a line.
+ */
+size_t sym_index_sources(const struct sym_index *ix, struct sym_lookup *v,
+			 size_t nr);
 
 /* index-build.c: the index of @b (opened from its DWARF) into @dir. */
 bool sym_index_build(struct sym_binary *b, const char *dir);

@@ -51,6 +51,13 @@ struct symboliser {
 	/* binaries without a valid index yet (symboliser_free() builds) */
 	struct sym_index_job *jobs;
 	size_t nr_jobs, alloc_jobs;
+	/*
+	 * a batch's lookups, kept from batch to batch: a block this large
+	 * malloc()ed anew made glibc consolidate the batch's freed
+	 * strings each time (a fifth of a warm run's allocator time)
+	 */
+	struct sym_lookup *todo;
+	size_t alloc_todo;
 	struct symbolise_stats stats;
 };
 
@@ -189,6 +196,7 @@ void symboliser_free(struct symboliser *s)
 		free(s->mods[i].build_id);
 	}
 	free(s->mods);
+	free(s->todo);
 	/* last: the DWARF is unmapped, so the fork copies little */
 	build_indexes(s);
 	free((char *)s->opts.vmlinux);
@@ -462,13 +470,6 @@ static bool fail(size_t *counter)
 	return false;
 }
 
-/* One frame to look up: its binary and the address of its line. */
-struct lookup {
-	struct sym_binary *bin;
-	unsigned long long pc;
-	struct ldr_frame *f;
-};
-
 /*
  * The binary a bare run-time address is in, and the address in it:
  * vmlinux (with the KASLR offset), else a module whose layout is known,
@@ -518,7 +519,7 @@ static struct sym_binary *bare_binary(struct symboliser *s,
  * f stays as it is.
  */
 static bool resolve(struct symboliser *s, struct ldr_frame *f,
-		    unsigned int flags, struct lookup *l)
+		    unsigned int flags, struct sym_lookup *l)
 {
 	struct sym_binary *b;
 	unsigned long long addr, off;
@@ -575,7 +576,7 @@ found:
 
 static int cmp_lookup(const void *a, const void *b)
 {
-	const struct lookup *x = a, *y = b;
+	const struct sym_lookup *x = a, *y = b;
 
 	if (x->bin != y->bin)
 		return x->bin < y->bin ? -1 : 1;
@@ -587,7 +588,7 @@ static int cmp_lookup(const void *a, const void *b)
 /* Lookups [0, nr) of v on @bin, or each on its own binary when NULL. */
 struct lookups {
 	struct sym_binary *bin;
-	struct lookup *v;
+	struct sym_lookup *v;
 	size_t nr, with_line;
 };
 
@@ -595,9 +596,12 @@ static void *look_up(void *data)
 {
 	struct lookups *l = data;
 
+	if (!l->bin) {
+		l->with_line += sym_binary_sources(l->v, l->nr);
+		return NULL;
+	}
 	for (size_t i = 0; i < l->nr; i++)
-		if (sym_binary_source(l->bin ? l->bin : l->v[i].bin,
-				      l->v[i].pc, l->v[i].f))
+		if (sym_binary_source(l->bin, l->v[i].pc, l->v[i].f))
 			l->with_line++;
 	return NULL;
 }
@@ -639,12 +643,12 @@ static bool twin_unit(unsigned long long unit)
  * .text.unlikely...), and shares by address had both threads read most
  * units.
  */
-static size_t twin_share(struct symboliser *s, struct lookup *todo,
+static size_t twin_share(struct symboliser *s, struct sym_lookup *todo,
 			 size_t lo, size_t hi)
 {
 	size_t n = hi - lo, k = lo, mid;
 	bool *twin = xmalloc(n * sizeof(*twin));
-	struct lookup *copy = xmalloc(n * sizeof(*copy));
+	struct sym_lookup *copy = xmalloc(n * sizeof(*copy));
 
 	for (size_t i = 0; i < n; i++)
 		twin[i] = twin_unit(unit_of(s->vmlinux, todo[lo + i].pc));
@@ -666,7 +670,7 @@ static size_t twin_share(struct symboliser *s, struct lookup *todo,
  * by a second thread on s->twin (twin_share()), the rest here. Both
  * give the same answers: the same file, checked by build id.
  */
-static size_t look_up_all(struct symboliser *s, struct lookup *todo,
+static size_t look_up_all(struct symboliser *s, struct sym_lookup *todo,
 			  size_t nr)
 {
 	struct sym_binary *vm = s->vmlinux;
@@ -703,6 +707,28 @@ static size_t look_up_all(struct symboliser *s, struct lookup *todo,
 }
 
 /*
+ * The bare addresses of @v that bare_binary() will look for in vmlinux,
+ * fetched ahead (sym_binary_prefetch()), SYM_PREFETCH_MAX at a time.
+ */
+static void prefetch_bare(struct symboliser *s, const struct ldr_frame *v,
+			  size_t nr)
+{
+	uint64_t addr[SYM_PREFETCH_MAX];
+	size_t n = 0;
+
+	if (!s->vmlinux || !s->opts.has_kaslr_offset)
+		return;
+	for (size_t i = 0; i < nr; i++) {
+		if (v[i].has_addr && !v[i].module && !v[i].func)
+			addr[n++] = v[i].addr - s->opts.kaslr_offset;
+		if (n == SYM_PREFETCH_MAX || (n && i + 1 == nr)) {
+			sym_binary_prefetch(s->vmlinux, addr, n);
+			n = 0;
+		}
+	}
+}
+
+/*
  * Lines are looked up in address order, binary by binary: each unit's
  * map and line table is then used while it is in the cache. An index
  * has no units to keep warm: frames that all go to indexes (a warm run)
@@ -711,10 +737,14 @@ static size_t look_up_all(struct symboliser *s, struct lookup *todo,
 size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
 			unsigned int flags)
 {
-	struct lookup *todo = xmalloc((nr ? nr : 1) * sizeof(*todo));
+	struct sym_lookup *todo;
 	size_t n = 0;
 	bool sort = false;
 
+	ALLOC_GROW(s->todo, nr, s->alloc_todo);
+	todo = s->todo;
+
+	prefetch_bare(s, v, nr);
 	for (size_t i = 0; i < nr; i++) {
 		struct ldr_frame *f = &v[i];
 
@@ -731,7 +761,6 @@ size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
 	/* unsorted: all on indexes, none on vmlinux's DWARF to share */
 	s->stats.with_line += look_up_all(s, todo, n);
 	s->stats.symbolised += n;
-	free(todo);
 	return n;
 }
 

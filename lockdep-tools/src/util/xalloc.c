@@ -32,14 +32,13 @@ void *xrealloc(void *ptr, size_t size)
 	return check(realloc(ptr, size ? size : 1), size);
 }
 
-void *xrealloc_big(void *ptr, size_t size)
+void advise_huge_pages(void *ptr, size_t size)
 {
+#ifdef MADV_HUGEPAGE
 	size_t huge = 2 << 20, page = 4096;
 	uintptr_t start, end;
 
-	ptr = xrealloc(ptr, size);
-#ifdef MADV_HUGEPAGE
-	if (size >= 2 * huge) {
+	if (ptr && size >= 2 * huge) {
 		/*
 		 * Whole pages around the block: a large block is a mapping
 		 * of its own, and advising all of it keeps it one mapping,
@@ -49,7 +48,16 @@ void *xrealloc_big(void *ptr, size_t size)
 		end = ((uintptr_t)ptr + size + page - 1) & ~(uintptr_t)(page - 1);
 		madvise((void *)start, end - start, MADV_HUGEPAGE);
 	}
+#else
+	(void)ptr;
+	(void)size;
 #endif
+}
+
+void *xrealloc_big(void *ptr, size_t size)
+{
+	ptr = xrealloc(ptr, size);
+	advise_huge_pages(ptr, size);
 	return ptr;
 }
 

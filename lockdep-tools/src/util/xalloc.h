@@ -21,6 +21,11 @@ void *xrealloc(void *ptr, size_t size);
  * one page fault per 2 MiB instead of per 4 KiB. Free with free().
  */
 void *xrealloc_big(void *ptr, size_t size);
+/*
+ * The same advice for a block of @size bytes at @ptr allocated otherwise
+ * (malloc() where a failure is not fatal); nothing if it is small.
+ */
+void advise_huge_pages(void *ptr, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 

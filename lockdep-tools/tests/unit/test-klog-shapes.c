@@ -2,6 +2,7 @@
 /* Unit tests of single-line shapes: frames, locks, usage, headers. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -68,6 +69,26 @@ static void test_frames(void **state)
 	frame_release(&f);
 
 	assert_true(klog_parse_frame("...  [<ffffffff800614f8>] __lock_acquire+0x824/0x1a14", &f));
+	frame_release(&f);
+
+	/* hex as strtoull(): leading zeros do not overflow, a 17th digit does */
+	assert_true(klog_parse_frame("0x0000ffffffffffffffff", &f));
+	assert_true(f.addr == 0xffffffffffffffffULL);
+	frame_release(&f);
+	assert_true(klog_parse_frame("0x0FfFfFfF8123456A", &f));
+	assert_true(f.addr == 0xfffffff8123456aULL);
+	frame_release(&f);
+	assert_true(klog_parse_frame("0x1ffffffffffffffff", &f));
+	assert_true(f.addr == ULLONG_MAX);
+	frame_release(&f);
+	assert_true(klog_parse_frame("0x10000000000000000", &f));
+	assert_true(f.addr == ULLONG_MAX);
+	frame_release(&f);
+	assert_true(klog_parse_frame("0x000", &f));
+	assert_true(f.addr == 0 && f.has_addr);
+	frame_release(&f);
+	assert_true(klog_parse_frame("f+0x0/0x00000000000000010", &f));
+	assert_true(f.off == 0 && f.size == 0x10);
 	frame_release(&f);
 
 	/* not frames */
