@@ -153,10 +153,13 @@ endif
 # the patches; the dependency that closed the cycle; lockdep-diff) and the
 # verdict: exit status 0 fixed, 2 not fixed, 3 not reproduced, 1 an
 # error (vm/verify-fix.sh). Boots in build/verify/NAME/verify.db.
+# BASE_PATCH="revert.patch ...": applied to both sides first (a fixed bug
+# brought back, vm/repro/*/revert.patch).
 verify-fix: initramfs
 	@test -n "$(RUN)" -a -n "$(PATCH)" || { echo "verify-fix: RUN=repro.c and PATCH=fix.patch are needed" >&2; exit 64; }
 	@vm/verify-fix.sh -n $(or $(NAME:boot=verify),verify) $(if $(RUNS),-r $(RUNS)) \
 		$(if $(RUN_TIMEOUT),-w $(RUN_TIMEOUT)) $(if $(KCONFIG),-c $(abspath $(KCONFIG))) \
+		$(foreach p,$(BASE_PATCH),-b $(abspath $(p))) \
 		$(foreach p,$(PATCH),-p $(abspath $(p))) $(RUN)
 
 demo: initramfs

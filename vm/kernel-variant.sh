@@ -182,6 +182,13 @@ if [ ! -f "$tree/.git" ]; then
 	[ -z "$fragment" ] || cp "$tmp/.config" "$tree/.config"
 fi
 KSRC=$tree
+# The copied host tools' commands name the built tree's absolute paths:
+# Kbuild rebuilds them here, objtool newer than every object that
+# depends on it, and would recompile the whole kernel. Rebuilt first,
+# they get the copied objtool's time back.
+touch -r "$KREPO/tools/objtool/objtool" "$tmp/tools-time"
+run_logged "variant-$id-tools" kmake tools/objtool
+find "$tree/tools" -newer "$tmp/tools-time" -exec touch -h -r "$tmp/tools-time" {} +
 run_logged "variant-$id-build" kmake -j"$JOBS" bzImage modules
 rm -rf "$v/modules"
 run_logged "variant-$id-modules-install" kmake INSTALL_MOD_PATH="$v/modules" \

@@ -4,13 +4,15 @@
 # Does the patch fix the bug the reproducer shows? ('make verify-fix')
 #
 #   vm/verify-fix.sh [-n NAME] [-r RUNS] [-w SECONDS] [-c FRAGMENT]
-#                    -p PATCH [-p PATCH]... REPRO.c [-- COLLECT ARGS...]
+#                    [-b PATCH]... -p PATCH [-p PATCH]... REPRO.c
+#                    [-- COLLECT ARGS...]
 #
 # Boots RUNS times (default 3) the kernel without the patches and RUNS
 # times with them (vm/kernel-variant.sh: both with FRAGMENT merged when
 # -c is given; the patches applied and built incrementally), each boot
 # running REPRO.c for up to -w SECONDS (default 300) through
-# vm/repro.sh, and prints the table:
+# vm/repro.sh, and prints the table (-b PATCH: patches both sides start
+# from, such as the revert that brings a fixed bug back, vm/repro/):
 #   without the patch: reproduced k/RUNS, the title syzbot would give it
 #   with the patch:    reproduced k/RUNS
 #   the dependency that closed the cycle (a circular dependency's
@@ -36,17 +38,18 @@ set -euo pipefail
 STEP=verify-fix
 
 name=verify runs=3 wtime=300 fragment=""
-patches=()
+base=() patches=()
 usage() {
-	echo "usage: $0 [-n NAME] [-r RUNS] [-w SECONDS] [-c FRAGMENT] -p PATCH [-p PATCH]... REPRO.c [-- COLLECT ARGS...]" >&2
+	echo "usage: $0 [-n NAME] [-r RUNS] [-w SECONDS] [-c FRAGMENT] [-b PATCH]... -p PATCH [-p PATCH]... REPRO.c [-- COLLECT ARGS...]" >&2
 	exit 64
 }
-while getopts n:r:w:c:p: opt; do
+while getopts n:r:w:c:b:p: opt; do
 	case $opt in
 	n) name=$OPTARG ;;
 	r) runs=$OPTARG ;;
 	w) wtime=$OPTARG ;;
 	c) fragment=$OPTARG ;;
+	b) base+=(-p "$OPTARG") ;;
 	p) patches+=(-p "$OPTARG") ;;
 	*) usage ;;
 	esac
@@ -72,10 +75,10 @@ db=$out/verify.db
 # Everything that can fail before a boot, first.
 repro_compile "$src" "$out/repro"
 without=""
-if [ -n "$fragment" ]; then
-	without=$("$TOP/vm/kernel-variant.sh" -c "$fragment")
+if [ -n "$fragment" ] || [ ${#base[@]} -gt 0 ]; then
+	without=$("$TOP/vm/kernel-variant.sh" ${fragment:+-c "$fragment"} "${base[@]}")
 fi
-with=$("$TOP/vm/kernel-variant.sh" ${fragment:+-c "$fragment"} "${patches[@]}")
+with=$("$TOP/vm/kernel-variant.sh" ${fragment:+-c "$fragment"} "${base[@]}" "${patches[@]}")
 
 # side NAME VARIANT K: boot K of one side; its verdict line in
 # build/vm/NAME-K/verdict (repro.sh: 0 reproduced, 2 not)
@@ -116,6 +119,8 @@ title=${first#*: }
 printf '\nverify-fix %s: %s, %s a side, -w %s s%s\n' "$name" "${src##*/}" "$runs" "$wtime" \
 	"${fragment:+, KCONFIG ${fragment##*/}}"
 printf '  patches:           %s\n' "$(for ((i = 1; i < ${#patches[@]}; i += 2)); do printf '%s ' "${patches[i]##*/}"; done)"
+[ ${#base[@]} = 0 ] ||
+	printf '  both sides from:   %s\n' "$(for ((i = 1; i < ${#base[@]}; i += 2)); do printf '%s ' "${base[i]#"$TOP"/}"; done)"
 printf '  without the patch: reproduced %s/%s%s\n' "$n_without" "$runs" "${first:+: $title}"
 printf '  with the patch:    reproduced %s/%s' "$n_with" "$runs"
 verdicts with | sed -n 's/^reproduced in [0-9]* s: \(.*\)/\1/p' | sort -u |
