@@ -96,7 +96,8 @@ initramfs-plain: kernel-plain tools
 # RUN=repro.c: a C reproducer, compiled static on the host and run in the
 # guest until lockdep reports or RUN_TIMEOUT (default 300 s); the last line
 # is the verdict, "reproduced in N s: TITLE" or "not reproduced in N s"
-# (vm/repro.sh; stored in DB, default build/vm/NAME/repro.db).
+# (vm/repro.sh; stored in DB, default build/vm/NAME/repro.db, with the
+# reproducer, fragment and patches: lockdep-report --db shows the history).
 # KCONFIG=extra.config merged over kernel-patches/lockdep.config and
 # PATCH="fix.patch ..." applied: the lockdep kernel built beside the
 # default one, in build/variant/ID, only what they touch recompiled
@@ -138,9 +139,10 @@ MODULES_ENV = MODULES_LOAD=$(MODULES_LOAD) $(if $(MODULES_MAX),MODULES_MAX=$(MOD
 vm-boot: $(VM_DEPS)
 	@$(VM_PREP)
 ifneq ($(filter %.c,$(RUN)),)
-	@$(VM_VARIANT) $(VM_ENV) $(if $(SMP),SMP=$(SMP)) vm/repro.sh -n $(NAME) -a "$(APPEND)" \
+	@$(VM_ENV) $(if $(SMP),SMP=$(SMP)) vm/repro.sh -n $(NAME) -a "$(APPEND)" \
 		$(foreach d,$(DISK),-D $(abspath $(d))) $(if $(RUN_TIMEOUT),-w $(RUN_TIMEOUT)) \
-		$(if $(DB),-d $(abspath $(DB))) $(RUN) -- $(VM_SYMS)
+		$(if $(DB),-d $(abspath $(DB))) $(VARIANT_ARGS) $(RUN) \
+		-- $(if $(KERNEL_IMAGE)$(KERNEL_TREE),$(VM_SYMS))
 else
 	@$(VM_VARIANT) $(VM_ENV) $(if $(SMP),SMP=$(SMP)) vm/boot.sh -n $(NAME) -a "$(APPEND)" \
 		$(foreach d,$(DISK),-D $(abspath $(d))) \
@@ -331,7 +333,7 @@ bench: tools initramfs initramfs-plain
 
 clean:
 	@$(MAKE) -s -C lockdep-tools O=$(BUILD) clean
-	rm -rf $(BUILD)/vm $(BUILD)/san $(BUILD)/initramfs $(BUILD)/initramfs.cpio.gz \
+	rm -rf $(BUILD)/vm $(BUILD)/repro $(BUILD)/verify $(BUILD)/san $(BUILD)/initramfs $(BUILD)/initramfs.cpio.gz \
 		$(BUILD)/initramfs-plain $(BUILD)/initramfs-plain.cpio.gz \
 		$(BUILD)/initramfs-6.12 $(BUILD)/initramfs-6.12.cpio.gz \
 		$(BUILD)/initramfs-kasan $(BUILD)/initramfs-kasan.cpio.gz

@@ -9,8 +9,8 @@
 #   vm/kernel-variant.sh [-c FRAGMENT] [-p PATCH]...
 #
 # Prints the variant's directory, build/variant/ID (ID: a hash of the
-# base commit, the fragment and the patches, so going back to one is
-# free), holding what a boot needs: bzImage, vmlinux, kodir (the .ko
+# base commit and build, the fragment and the patches, so going back to
+# one is free), holding what a boot needs: bzImage, vmlinux, kodir (the .ko
 # files with debug info, for --modules), modules/ (installed) and
 # initramfs.cpio.gz (+ -workload), for
 #   VM_KERNEL=$v/bzImage VM_INITRD=$v/initramfs.cpio.gz VM_MODULES=$v/modules
@@ -68,10 +68,17 @@ done
 	die "$KREPO has changes of its own: a variant starts from its commit"
 JOBS=${JOBS:-$(nproc)}
 base=$(git -C "$KREPO" rev-parse HEAD)
-id=$({ echo "$base"; for f in ${fragment:+"$fragment"}; do echo fragment; cat "$f"; done
+# the base build too: its config may change at the same commit
+id=$({ echo "$base"; cat "$KREPO.stamp-build" 2>/dev/null || true; for f in ${fragment:+"$fragment"}; do echo fragment; cat "$f"; done
 	for f in "${patches[@]}"; do echo patch; cat "$f"; done; } | sha256sum | cut -c1-16)
 v=$BUILD/variant/$id
 tmp=$BUILD/variant/$id.check
+# built before, so its inputs passed the checks below then
+if [ -f "$v/stamp-built" ]; then
+	progress "variant $id: built already"
+	echo "$v" >&3
+	exit 0
+fi
 rm -rf "$tmp"
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
@@ -139,11 +146,6 @@ module_only=false
 $module_only && git -C "$KREPO" show ":lib/test_lockdep_scenarios.c" >"$tmp/test_lockdep_scenarios.c"
 unset GIT_INDEX_FILE
 
-if [ -f "$v/stamp-built" ]; then
-	progress "variant $id: built already"
-	echo "$v" >&3
-	exit 0
-fi
 mkdir -p "$v"
 if $module_only; then
 	progress "variant $id: the scenario module alone, rebuilt against the lockdep kernel"
@@ -168,6 +170,18 @@ if [ ! -f "$tree/.git" ]; then
 	git -C "$KREPO" worktree prune
 	run_logged "variant-$id-worktree" git -C "$KREPO" worktree add -f --no-checkout --detach "$tree" "$base"
 	run_logged "variant-$id-copy" rsync -a --exclude=/.git "$KREPO/" "$tree/"
+	# objtool (tools/) is built with absolute paths in its .cmd files:
+	# pointed at the copy, or objtool is rebuilt and with it every object
+	# that depends on it (gen_objtooldep): the whole kernel.
+	orig=$(sed -n '1s|^cmd_\(/.*\)/tools/objtool/objtool-in\.o := .*|\1|p' \
+		"$tree/tools/objtool/.objtool-in.o.cmd" 2>/dev/null || true)
+	if [ -n "$orig" ] && [ "$orig" != "$tree" ]; then
+		from=$(printf '%s/' "$orig" | sed 's/[][\.*^$|]/\\&/g')
+		find "$tree/tools" -type f \( -name '.*.cmd' -o -name '.*.d' \) \
+			-exec grep -lF "$orig/" {} + | while read -r f; do
+			sed "s|$from|$tree/|g" "$f" >"$f.tmp" && touch -r "$f" "$f.tmp" && mv "$f.tmp" "$f"
+		done
+	fi
 	git -C "$tree" reset -q
 	for p in "${patches[@]}"; do
 		if is_mail "$p"; then
@@ -182,13 +196,6 @@ if [ ! -f "$tree/.git" ]; then
 	[ -z "$fragment" ] || cp "$tmp/.config" "$tree/.config"
 fi
 KSRC=$tree
-# The copied host tools' commands name the built tree's absolute paths:
-# Kbuild rebuilds them here, objtool newer than every object that
-# depends on it, and would recompile the whole kernel. Rebuilt first,
-# they get the copied objtool's time back.
-touch -r "$KREPO/tools/objtool/objtool" "$tmp/tools-time"
-run_logged "variant-$id-tools" kmake tools/objtool
-find "$tree/tools" -newer "$tmp/tools-time" -exec touch -h -r "$tmp/tools-time" {} +
 run_logged "variant-$id-build" kmake -j"$JOBS" bzImage modules
 rm -rf "$v/modules"
 run_logged "variant-$id-modules-install" kmake INSTALL_MOD_PATH="$v/modules" \

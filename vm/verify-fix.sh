@@ -38,7 +38,7 @@ set -euo pipefail
 STEP=verify-fix
 
 name=verify runs=3 wtime=300 fragment=""
-base=() patches=()
+base=() patches=() frag_args=()
 usage() {
 	echo "usage: $0 [-n NAME] [-r RUNS] [-w SECONDS] [-c FRAGMENT] [-b PATCH]... -p PATCH [-p PATCH]... REPRO.c [-- COLLECT ARGS...]" >&2
 	exit 64
@@ -48,7 +48,7 @@ while getopts n:r:w:c:b:p: opt; do
 	n) name=$OPTARG ;;
 	r) runs=$OPTARG ;;
 	w) wtime=$OPTARG ;;
-	c) fragment=$OPTARG ;;
+	c) fragment=$OPTARG frag_args=(-c "$OPTARG") ;;
 	b) base+=(-p "$OPTARG") ;;
 	p) patches+=(-p "$OPTARG") ;;
 	*) usage ;;
@@ -72,26 +72,22 @@ rm -rf "$out"
 mkdir -p "$out"
 db=$out/verify.db
 
-# Everything that can fail before a boot, first.
+# Everything that can fail before a boot, first: the kernels are built
+# (or found built) here, repro.sh finds them built.
 repro_compile "$src" "$out/repro"
-without=""
-if [ -n "$fragment" ] || [ ${#base[@]} -gt 0 ]; then
-	without=$("$TOP/vm/kernel-variant.sh" ${fragment:+-c "$fragment"} "${base[@]}")
-fi
-with=$("$TOP/vm/kernel-variant.sh" ${fragment:+-c "$fragment"} "${base[@]}" "${patches[@]}")
+[ -z "$fragment" ] && [ ${#base[@]} = 0 ] ||
+	"$TOP/vm/kernel-variant.sh" "${frag_args[@]}" "${base[@]}" >/dev/null
+"$TOP/vm/kernel-variant.sh" "${frag_args[@]}" "${base[@]}" "${patches[@]}" >/dev/null
 
-# side NAME VARIANT K: boot K of one side; its verdict line in
-# build/vm/NAME-K/verdict (repro.sh: 0 reproduced, 2 not)
+# side without|with K [COLLECT ARGS]: boot K of one side; its verdict
+# line in build/vm/NAME-SIDE-K/verdict (repro.sh: 0 reproduced, 2 not)
 side() {
-	local which=$1 k=$3 label=$name-$1-$3 rc=0 env=() syms=(--vmlinux "$KREPO/vmlinux" --modules "$KREPO")
-	if [ -n "$2" ]; then
-		env=(VM_KERNEL="$2/bzImage" VM_INITRD="$2/initramfs.cpio.gz" VM_MODULES="$2/modules")
-		syms=(--vmlinux "$2/vmlinux" --modules "$2/kodir")
-	fi
-	shift 3
+	local which=$1 k=$2 label=$name-$1-$2 rc=0 kernel=("${frag_args[@]}" "${base[@]}")
+	[ "$which" = without ] || kernel+=("${patches[@]}")
+	shift 2
 	progress "$which the patch, boot $k of $runs"
-	env "${env[@]}" "$TOP/vm/repro.sh" -n "$label" -w "$wtime" -d "$db" -l "$label" \
-		"$src" -- "${syms[@]}" "$@" >"$out/$label.log" 2>&1 || rc=$?
+	"$TOP/vm/repro.sh" -n "$label" -w "$wtime" -d "$db" -l "$label" "${kernel[@]}" \
+		"$src" -- "$@" >"$out/$label.log" 2>&1 || rc=$?
 	case $rc in
 	0|2) progress "$which the patch, boot $k: $(cat "$BUILD/vm/$label/verdict")" ;;
 	*) tail -n 20 "$out/$label.log" >&2
@@ -99,10 +95,10 @@ side() {
 	esac
 }
 for k in $(seq "$runs"); do
-	side without "$without" "$k" "$@"
+	side without "$k" "$@"
 done
 for k in $(seq "$runs"); do
-	side with "$with" "$k" "$@"
+	side with "$k" "$@"
 done
 
 # verdicts SIDE: the verdict lines of SIDE's boots, in order
@@ -116,14 +112,14 @@ n_without=$(verdicts without | grep -c '^reproduced' || true)
 n_with=$(verdicts with | grep -c '^reproduced' || true)
 first=$(verdicts without | grep -m1 '^reproduced' || true)
 title=${first#*: }
-printf '\nverify-fix %s: %s, %s a side, -w %s s%s\n' "$name" "${src##*/}" "$runs" "$wtime" \
+printf '\nverify-fix %s: %s, RUNS=%s, RUN_TIMEOUT=%s%s\n' "$name" "${src##*/}" "$runs" "$wtime" \
 	"${fragment:+, KCONFIG ${fragment##*/}}"
 printf '  patches:           %s\n' "$(for ((i = 1; i < ${#patches[@]}; i += 2)); do printf '%s ' "${patches[i]##*/}"; done)"
 [ ${#base[@]} = 0 ] ||
 	printf '  both sides from:   %s\n' "$(for ((i = 1; i < ${#base[@]}; i += 2)); do printf '%s ' "${base[i]#"$TOP"/}"; done)"
 printf '  without the patch: reproduced %s/%s%s\n' "$n_without" "$runs" "${first:+: $title}"
 printf '  with the patch:    reproduced %s/%s' "$n_with" "$runs"
-verdicts with | sed -n 's/^reproduced in [0-9]* s: \(.*\)/\1/p' | sort -u |
+verdicts with | sed -n 's/^reproduced[^:]*: \(.*\)/\1/p' | sort -u |
 	while read -r t; do printf ' (%s)' "$t"; done
 echo
 
@@ -165,6 +161,9 @@ grep -E '^(classes|dependencies|reports|new cycles)' "$out/diff.txt" | sed 's/^/
 if [ -n "$closing" ]; then
 	grep -F -e " $held " -e " $taken" "$out/diff.txt" | grep -E '^  [-+]' | sed 's/^/  /' || true
 fi
+
+# the database's account of every run of this source
+"$BUILD/bin/lockdep-report" --db "$db" --boot "$name-with-$runs" | sed -n 's/^history: /  stored: /p'
 
 if [ "$n_without" = 0 ]; then
 	echo "not reproduced: the reproducer showed nothing without the patch in $runs boots"

@@ -18,8 +18,10 @@
 #include "collect/db-sink.h"
 #include "collect/sources.h"
 #include "proto/message.h"
+#include "store/store.h"
 #include "util/cli.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 
 #define DEFAULT_TIMEOUT_S	120
 #define DEFAULT_RUN_TIMEOUT_S	600
@@ -33,6 +35,8 @@ static const char usage_text[] =
 	"                       | --local)\n"
 	"   both with: [--label TEXT] [--vmlinux FILE | --debug-dir DIR]\n"
 	"              [--modules DIR] [--cache DIR | --no-cache]\n"
+	"              [--repro-source FILE [--repro-config FILE]\n"
+	"               [--repro-patch FILE]...]\n"
 	"\n"
 	"Sources (exactly one):\n"
 	"    --socket PATH      the guest agent behind this UNIX socket (QEMU chardev)\n"
@@ -55,6 +59,11 @@ static const char usage_text[] =
 	"    --cache DIR        keep their symbol indexes in DIR (default\n"
 	"                       $XDG_CACHE_HOME/lockdep-tools, see lockdep-symbolise(1))\n"
 	"    --no-cache         read their DWARF every time, write no index\n"
+	"    --repro-source FILE  the workload ran this C reproducer (vm/repro.sh):\n"
+	"                       store it with the boot, and the verdict (the\n"
+	"                       first report while it ran, how long it ran)\n"
+	"    --repro-config FILE  ... on a kernel with this config fragment\n"
+	"    --repro-patch FILE ... and these patches applied (repeatable)\n"
 	"    --timeout SECONDS  wait at most this for the agent to answer HELLO,\n"
 	"                       and for each reply or kernel log dump (at most\n"
 	"                       64 MiB) after it (default 120)\n"
@@ -97,6 +106,10 @@ static int parse_timeout(const char *arg, int *out)
 struct collect_args {
 	struct collect_agent_opts agent;
 	const char *raw_dir, *db, *log, *proc_dir, *label, *run;
+	const char *repro_source, *repro_config;
+	const char **repro_patches;
+	size_t nrepro_patches;
+	const struct store_repro *repro;	/* the files read, or NULL */
 	struct sym_args sym;
 	bool local, agent_only, run_timeout;	/* agent_only: an agent-only option was given */
 	const char **triggers;
@@ -133,6 +146,10 @@ static int check_args(const struct collect_args *a)
 		return cli_usage_error("%s", "--label, --vmlinux, --debug-dir and --modules need --db FILE");
 	if (a->sym.vmlinux && a->sym.debug_dir)
 		return cli_usage_error("%s", "give --vmlinux or --debug-dir, not both");
+	if (!a->repro_source && (a->repro_config || a->nrepro_patches))
+		return cli_usage_error("%s", "--repro-config and --repro-patch need --repro-source");
+	if (a->repro_source && !a->db)
+		return cli_usage_error("%s", "--repro-source needs --db FILE");
 	if (a->agent.socket_path)
 		return SRC_AGENT;
 	if (a->raw_dir)
@@ -160,6 +177,9 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 		{ "console",	required_argument,	NULL, 'c' },
 		{ "run",	required_argument,	NULL, 'R' },
 		{ "run-timeout", required_argument,	NULL, 'W' },
+		{ "repro-source", required_argument,	NULL, 'S' },
+		{ "repro-config", required_argument,	NULL, 'C' },
+		{ "repro-patch", required_argument,	NULL, 'A' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -230,6 +250,15 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 						   optarg);
 			a->agent_only = a->run_timeout = true;
 			break;
+		case 'S':
+			a->repro_source = optarg;
+			break;
+		case 'C':
+			a->repro_config = optarg;
+			break;
+		case 'A':
+			a->repro_patches[a->nrepro_patches++] = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return -1;
@@ -263,6 +292,7 @@ static struct collect_sink *make_db_sink(const struct collect_args *a,
 		.completeness_from_summary = src == SRC_AGENT ||
 					     src == SRC_RAW_DIR ||
 					     src == SRC_LOCAL,
+		.repro = a->repro,
 	};
 
 	switch (src) {
@@ -292,6 +322,78 @@ static struct collect_sink *make_db_sink(const struct collect_args *a,
 		break;
 	}
 	return db_sink_new(&o);
+}
+
+/* What --repro-source and its options name, read before any collection. */
+struct repro_files {
+	struct strbuf source, fragment, patches, names;
+	struct store_repro r;
+};
+
+/* The bytes of @path, at most 16 MiB, added to @sb: 0, or -1 said. */
+static int read_whole(const char *path, const char *opt, struct strbuf *sb)
+{
+	char buf[65536];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	int ret = 0;
+
+	if (!f)
+		return error("unable to open %s '%s': %s", opt, path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		if (sb->len + n > 16u << 20) {
+			ret = error("%s '%s' is over 16 MiB", opt, path);
+			break;
+		}
+		strbuf_add(sb, buf, n);
+	}
+	if (!ret && ferror(f))
+		ret = error("unable to read %s '%s': %s", opt, path, strerror(errno));
+	fclose(f);
+	return ret;
+}
+
+/* A file's name as stored: its last component. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static int repro_read(const struct collect_args *a, struct repro_files *f)
+{
+	size_t i;
+
+	if (read_whole(a->repro_source, "--repro-source", &f->source) ||
+	    (a->repro_config &&
+	     read_whole(a->repro_config, "--repro-config", &f->fragment)))
+		return -1;
+	for (i = 0; i < a->nrepro_patches; i++) {
+		if (read_whole(a->repro_patches[i], "--repro-patch", &f->patches))
+			return -1;
+		strbuf_addf(&f->names, "%s%s", i ? "\n" : "",
+			    base_name(a->repro_patches[i]));
+	}
+	f->r = (struct store_repro){
+		.source_name = base_name(a->repro_source),
+		.source = f->source.buf, .source_len = f->source.len,
+		.fragment_name = a->repro_config ? base_name(a->repro_config) : NULL,
+		.fragment = a->repro_config ? f->fragment.buf : NULL,
+		.fragment_len = f->fragment.len,
+		.patch_names = a->nrepro_patches ? f->names.buf : NULL,
+		.patches = a->nrepro_patches ? f->patches.buf : NULL,
+		.patches_len = f->patches.len,
+	};
+	return 0;
+}
+
+static void repro_release(struct repro_files *f)
+{
+	strbuf_release(&f->source);
+	strbuf_release(&f->fragment);
+	strbuf_release(&f->patches);
+	strbuf_release(&f->names);
 }
 
 /* The sink(s) of this run: raw, database, or both through a tee. */
@@ -386,6 +488,8 @@ int main(int argc, char **argv)
 	};
 	struct collect_sink *sink, *db;
 	struct collect_summary sum = { 0 };
+	struct repro_files repro = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+				     STRBUF_INIT, { 0 } };
 	unsigned long reports, truncated;
 	char what[COLLECT_WHY_MAX], **names = NULL;
 	int src, ret, fin;
@@ -394,17 +498,30 @@ int main(int argc, char **argv)
 
 	cli_init(argv[0], usage_text);
 	a.triggers = calloc(argc, sizeof(*a.triggers));
-	if (!a.triggers) {
+	a.repro_patches = calloc(argc, sizeof(*a.repro_patches));
+	if (!a.triggers || !a.repro_patches) {
 		fputs("lockdep-collect: error: out of memory\n", stderr);
+		free(a.triggers);
+		free(a.repro_patches);
 		return EXIT_FATAL;
 	}
 	ret = parse_args(argc, argv, &a);
 	src = ret ? ret : check_args(&a);
 	if (ret || src == EXIT_USAGE) {
 		free(a.triggers);
+		free(a.repro_patches);
 		if (ret >= 0)
 			return EXIT_USAGE;
 		return cli_help_done();	/* --help */
+	}
+	if (a.repro_source) {
+		if (repro_read(&a, &repro)) {
+			repro_release(&repro);
+			free(a.triggers);
+			free(a.repro_patches);
+			return EXIT_FATAL;
+		}
+		a.repro = &repro.r;
 	}
 
 	/* a guest that vanishes must show up as EPIPE, not kill us */
@@ -415,7 +532,9 @@ int main(int argc, char **argv)
 	if (src != SRC_RAW_DIR &&
 	    collect_summary_init(&sum, a.triggers, a.ntriggers)) {
 		fputs("lockdep-collect: error: out of memory\n", stderr);
+		repro_release(&repro);
 		free(a.triggers);
+		free(a.repro_patches);
 		return EXIT_FATAL;
 	}
 	if (a.run)
@@ -424,7 +543,9 @@ int main(int argc, char **argv)
 	sink = make_sinks(&a, src, &db);
 	if (!sink) {
 		collect_summary_release(&sum);
+		repro_release(&repro);
 		free(a.triggers);
+		free(a.repro_patches);
 		return EXIT_FATAL;
 	}
 	ret = run_source(&a, src, &sum, sink, &names);
@@ -476,6 +597,8 @@ int main(int argc, char **argv)
 	for (i = 0; names && names[i]; i++)
 		free(names[i]);
 	free(names);
+	repro_release(&repro);
 	free(a.triggers);
+	free(a.repro_patches);
 	return exit_status(ret, stored);
 }

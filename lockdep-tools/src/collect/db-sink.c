@@ -714,6 +714,9 @@ static int db_finish(struct collect_sink *s, const struct collect_summary *sum)
 		db_manifest(d, sum);
 	if (!d->failed && sum->workload.state != WORKLOAD_NONE)
 		db_workload(d, &sum->workload);
+	/* after the reports and the workload: its verdict is drawn from them */
+	if (!d->failed && d->o.repro && store_add_repro(d->st, d->o.repro))
+		db_fail(d);
 	if (d->failed) {
 		store_boot_abort(d->st);
 		error("nothing was stored in '%s'", d->o.db_path);

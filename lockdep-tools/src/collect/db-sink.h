@@ -56,6 +56,8 @@ struct db_sink_opts {
 	 * db_sink_set_partial().
 	 */
 	bool completeness_from_summary;
+	/* the C reproducer the workload ran (--repro-source), or NULL */
+	const struct store_repro *repro;
 };
 
 /* Opens the database and begins the boot; NULL after printing why. */

@@ -69,6 +69,8 @@ int report_print_boot(FILE *out, struct store *st, int64_t boot)
 	} else {
 		fputs("workload: none\n", out);
 	}
+	if (report_print_repro(out, st, boot))
+		return -1;
 	fprintf(out, "%lld report%s\n", h.reports, h.reports == 1 ? "" : "s");
 	return 0;
 }

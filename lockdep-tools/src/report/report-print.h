@@ -42,6 +42,15 @@ void report_print_list(FILE *out, const struct ldr_report *r);
  */
 int report_print_boot(FILE *out, struct store *st, int64_t boot);
 
+/*
+ * Boot @boot's C reproducer run, if it has one: "reproducer NAME (source
+ * hash H)[, KCONFIG F][, patched with P]", "verdict: reproduced in 1.2 s:
+ * TITLE" (syzbot's title) or "verdict: not reproduced in 20.0 s", and the
+ * source's runs in the database, "history: reproduced on boot 1 (a);
+ * fixed by P on boot 2 (b)". 0, or -1 after an error (the store's).
+ */
+int report_print_repro(FILE *out, struct store *st, int64_t boot);
+
 /* "workload: NAME, exit status 0 after 1.2 s; this report came during it" */
 void report_print_workload(FILE *out, const struct report_workload *rw);
 void report_json_workload(struct json_writer *w, const struct report_workload *rw);

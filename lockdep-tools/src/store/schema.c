@@ -712,6 +712,32 @@ static const char migration_14[] =
 	"DROP INDEX classes_key_offset;\n"
 	"CREATE INDEX classes_key_offset ON classes(boot_id, key_offset);\n";
 
+/*
+ * Version 15: a C reproducer's run (vm/repro.sh, lockdep-collect
+ * --repro-source): its source (name, text, the FNV-1a hash that groups
+ * the runs of one source), the config fragment and the patches of the
+ * kernel it ran on, and the verdict, fixed when the boot is stored: the
+ * first report that came while it ran (by seq, unique in its boot, so a
+ * merge keeps it) and how long the run took. lockdep-report reads them
+ * as "reproduced on A, fixed by P on B".
+ */
+static const char migration_15[] =
+	"CREATE TABLE repro_runs (\n"
+	"	id INTEGER PRIMARY KEY,\n"
+	"	boot_id INTEGER NOT NULL UNIQUE REFERENCES boots(id) ON DELETE CASCADE,\n"
+	"	source_name TEXT NOT NULL,\n"
+	"	source_hash TEXT NOT NULL,\n"
+	"	source BLOB NOT NULL,\n"
+	"	fragment_name TEXT,\n"
+	"	fragment BLOB,\n"
+	"	patch_names TEXT,\n"
+	"	patches BLOB,\n"
+	"	reproduced INTEGER NOT NULL CHECK (reproduced IN (0, 1)),\n"
+	"	report_seq INTEGER,\n"
+	"	duration_ms INTEGER\n"
+	");\n"
+	"CREATE INDEX repro_runs_source ON repro_runs(source_hash);\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
@@ -727,6 +753,7 @@ const char *const store_migrations[] = {
 	migration_12,
 	migration_13,
 	migration_14,
+	migration_15,
 };
 
 const int store_app_id_version = 6;

@@ -161,6 +161,51 @@ void store_workload_release(struct store_workload *w);
 int store_report_workload(struct store *st, int64_t report_id,
 			  struct store_workload *w, char *phase, size_t size);
 
+/*
+ * A C reproducer's run (table repro_runs): what ran and on what kernel.
+ * The texts are bytes (a source, a fragment, the patches concatenated);
+ * NULL fragment or patches: none.
+ */
+struct store_repro {
+	const char *source_name;
+	const void *source;
+	size_t source_len;
+	const char *fragment_name;
+	const void *fragment;
+	size_t fragment_len;
+	const char *patch_names;	/* one per line, in order applied */
+	const void *patches;
+	size_t patches_len;
+};
+/*
+ * The open boot's reproducer run, after its reports and workload: the
+ * verdict is fixed here, from the first report that came while the
+ * workload ran (report_workload_phase) and the workload's duration.
+ */
+int store_add_repro(struct store *st, const struct store_repro *r);
+
+/* A stored run, as the readers see it. */
+struct store_repro_row {
+	int64_t boot_id;
+	char *label;			/* the boot's, or NULL */
+	char *source_name, *source_hash;
+	char *fragment_name;		/* or NULL */
+	char *patch_names;		/* or NULL */
+	bool reproduced;
+	int64_t report_id;		/* the first report during the run, or 0 */
+	long long duration_ms;		/* -1: the run did not end */
+};
+void store_repro_row_release(struct store_repro_row *r);
+/* Boot @boot_id's run into *@r (release it): 1, 0 if none, -1 after an error. */
+int store_repro_load(struct store *st, int64_t boot_id, struct store_repro_row *r);
+typedef int (*store_repro_fn)(const struct store_repro_row *r, void *data);
+/*
+ * Every run of the source whose hash is @hash, by boot id; a non-zero
+ * return from @fn stops and is returned (-1 after an error).
+ */
+int store_repro_foreach(struct store *st, const char *hash, store_repro_fn fn,
+			void *data);
+
 struct store_boot_row {
 	int64_t id;
 	char *label, *collected_at, *source, *kernel_release, *completeness;

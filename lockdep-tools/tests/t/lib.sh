@@ -243,11 +243,14 @@ patched_proc_dir() {
 
 # snapshot, then unchanged: the database $DB holds what it held at the
 # snapshot (nothing stored is lost or changed by a refused input).
-# The SQL that takes a database back from schema version 13 to 12 (the
-# class events), from 13 to 11 (the dependency event stream), and from
-# 10 to 9 (the dependency packs, with 11's stamp column), for the tests
-# of older databases.
-UNDO_V13="DROP VIEW dependency_event_names;
+# The SQL that takes a database back from schema version 15 to 14 (the
+# reproducer runs), from 15 to 12 (and the class events; 14 only moved
+# indexes), from 15 to 11 (the dependency event stream), and from 10 to 9
+# (the dependency packs, with 11's stamp column), for the tests of older
+# databases.
+UNDO_V15="DROP TABLE repro_runs"
+UNDO_V13="$UNDO_V15;
+	DROP VIEW dependency_event_names;
 	DROP VIEW class_event_spans;
 	DROP TABLE class_events"
 UNDO_V12="$UNDO_V13;
