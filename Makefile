@@ -126,7 +126,7 @@ VM_PREP = :
 VM_DEPS = initramfs
 VM_VARIANT = v=$$(vm/kernel-variant.sh $(VARIANT_ARGS)) && \
 	export VM_KERNEL=$$v/bzImage VM_INITRD=$$v/initramfs.cpio.gz VM_MODULES=$$v/modules &&
-VM_SYMS = --vmlinux $$v/vmlinux --modules $$v/kodir
+VM_SYMS = --vmlinux $$v/vmlinux --modules $$(readlink -f $$v/kodir)
 else
 VM_PREP = :
 VM_DEPS = initramfs

@@ -22,6 +22,10 @@
 # after SCRIPT's file name); -w bounds it (default 600 s), and the guest
 # gets -t plus -w in all.
 #
+# -r REPRO.c, a C source (no #! line), is vm/repro.sh's: compiled on the host,
+# run until lockdep reports or -w, stored with its verdict (there, the
+# defaults: -w 300, the database build/vm/NAME/repro.db); -f is refused.
+#
 # -D IMAGE (one or more) gives the guest a disk image of yours as a
 # virtio disk, after the scratch disk of a workload boot (/dev/vdb, vdc...;
 # /dev/vda... without -r); the guest's writes to it are discarded, the
@@ -54,8 +58,8 @@ STEP=boot
 name=boot
 timeout=300
 append=""
-script="" files="" wtime=600 run=""
-disks=()
+script="" files="" wtime=600 run="" wset=""
+disks=() disk_args=()
 usage() {
 	echo "usage: $0 [-n NAME] [-t SECONDS] [-a \"KERNEL ARGS\"] [-D IMAGE]... [-r SCRIPT [-f DIR] [-w SECONDS]] [-- COLLECT ARGS...]" >&2
 	exit 64
@@ -67,9 +71,9 @@ while getopts n:t:a:r:f:w:D: opt; do
 	a) append=$OPTARG ;;
 	r) script=$OPTARG ;;
 	f) files=$OPTARG ;;
-	w) wtime=$OPTARG ;;
+	w) wtime=$OPTARG wset=1 ;;
 	D) [ -f "$OPTARG" ] && [ -r "$OPTARG" ] || die "no disk image '$OPTARG' (-D)"
-	   disks+=(-R "$(realpath "$OPTARG")") ;;
+	   disks+=(-R "$(realpath "$OPTARG")") disk_args+=(-D "$OPTARG") ;;
 	*) usage ;;
 	esac
 done
@@ -81,6 +85,13 @@ for v in timeout wtime; do
 		exit 64 ;;
 	esac
 done
+# a .c source, not a script (vm/repro.sh's own workload is named after
+# the source, and starts with #!)
+if [ "${script%.c}" != "$script" ] && [ "$(head -c 2 "$script" 2>/dev/null)" != '#!' ]; then
+	[ -z "$files" ] || die "a C reproducer ('$script') is the whole workload: no -f"
+	exec "$TOP/vm/repro.sh" -n "$name" -t "$timeout" -a "$append" "${disk_args[@]}" \
+		${wset:+-w "$wtime"} "$script" -- "$@"
+fi
 if [ -n "$script" ]; then
 	[ -f "$script" ] && [ -r "$script" ] || die "no workload script '$script'"
 	# collect's --run NAME alphabet, checked here to say which file it is

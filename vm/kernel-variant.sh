@@ -10,8 +10,9 @@
 #
 # Prints the variant's directory, build/variant/ID (ID: a hash of the
 # base commit and build, the fragment and the patches, so going back to
-# one is free), holding what a boot needs: bzImage, vmlinux, kodir (the .ko
-# files with debug info, for --modules), modules/ (installed) and
+# one is free), holding what a boot needs: bzImage, vmlinux, kodir (a
+# link to the .ko files with debug info: give --modules its target, the
+# symboliser walks no link), modules/ (installed) and
 # initramfs.cpio.gz (+ -workload), for
 #   VM_KERNEL=$v/bzImage VM_INITRD=$v/initramfs.cpio.gz VM_MODULES=$v/modules
 #
@@ -73,6 +74,10 @@ id=$({ echo "$base"; cat "$KREPO.stamp-build" 2>/dev/null || true; for f in ${fr
 	for f in "${patches[@]}"; do echo patch; cat "$f"; done; } | sha256sum | cut -c1-16)
 v=$BUILD/variant/$id
 tmp=$BUILD/variant/$id.check
+# one build of a variant at a time: a second run waits, then finds it built
+mkdir -p "$BUILD/variant"
+exec 9>"$BUILD/variant/.lock-$id"
+flock 9
 # built before, so its inputs passed the checks below then
 if [ -f "$v/stamp-built" ]; then
 	progress "variant $id: built already"

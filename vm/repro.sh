@@ -84,7 +84,8 @@ syms=()
 if [ ${#variant_args[@]} -gt 0 ]; then
 	v=$("$TOP/vm/kernel-variant.sh" "${variant_args[@]}") || exit 1
 	export VM_KERNEL=$v/bzImage VM_INITRD=$v/initramfs.cpio.gz VM_MODULES=$v/modules
-	syms=(--vmlinux "$v/vmlinux" --modules "$v/kodir")
+	# the real directory: the symboliser walks no link
+	syms=(--vmlinux "$v/vmlinux" --modules "$(readlink -f "$v/kodir")")
 elif [ -z "${VM_KERNEL:-}" ]; then
 	syms=(--vmlinux "$KSRC/vmlinux" --modules "$KSRC")
 fi
@@ -92,21 +93,26 @@ echo "$wtime" >"$work/files/limit"
 # the workload is named after the source (collect --run NAME)
 install -m 0755 "$TOP/vm/repro-run.sh" "$work/$run"
 
-# collect waits a little longer than repro-run.sh, which ends itself
+# collect waits a little longer than repro-run.sh, which ends itself;
+# boot.sh's output shown as it comes and kept: collect prints the new
+# boot's id alone on a line, which names it even when DB holds LABEL twice
 rc=0
-"$TOP/vm/boot.sh" -n "$name" "${boot_args[@]}" -r "$work/$run" -f "$work/files" \
+{ "$TOP/vm/boot.sh" -n "$name" "${boot_args[@]}" -r "$work/$run" -f "$work/files" \
 	-w $((wtime + 30)) -- --db "$db" --label "$label" --repro-source "$src" \
-	"${repro_args[@]}" "${syms[@]}" "$@" || rc=$?
+	"${repro_args[@]}" "${syms[@]}" "$@" || echo $? >"$work/boot.rc"; } | tee "$work/boot.out"
+[ ! -f "$work/boot.rc" ] || rc=$(cat "$work/boot.rc")
 # 1 (partial: a guest that hung or died on the bug) and 4 still stored it
 case $rc in
 0|1|4) ;;
 *) die "the boot was not collected (vm/boot.sh: status $rc)" ;;
 esac
+id=$(grep -x '[0-9][0-9]*' "$work/boot.out" | tail -n 1) ||
+	die "the boot was not stored in $db (vm/boot.sh: status $rc)"
 
 # the verdict as the database has it (lockdep-report, under the boot)
-verdict=$("$BUILD/bin/lockdep-report" --db "$db" --boot "$label" | sed -n 's/^verdict: //p') ||
+verdict=$("$BUILD/bin/lockdep-report" --db "$db" --boot "$id" | sed -n 's/^verdict: //p') ||
 	die "unable to read the boot's verdict from $db"
-[ -n "$verdict" ] || die "no verdict stored for boot '$label' in $db"
+[ -n "$verdict" ] || die "no verdict stored for boot $id ($label) in $db"
 echo "$verdict" >"$dir/verdict"
 echo "$verdict"
 case $verdict in

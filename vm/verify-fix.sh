@@ -114,9 +114,14 @@ first=$(verdicts without | grep -m1 '^reproduced' || true)
 title=${first#*: }
 printf '\nverify-fix %s: %s, RUNS=%s, RUN_TIMEOUT=%s%s\n' "$name" "${src##*/}" "$runs" "$wtime" \
 	"${fragment:+, KCONFIG ${fragment##*/}}"
-printf '  patches:           %s\n' "$(for ((i = 1; i < ${#patches[@]}; i += 2)); do printf '%s ' "${patches[i]##*/}"; done)"
-[ ${#base[@]} = 0 ] ||
-	printf '  both sides from:   %s\n' "$(for ((i = 1; i < ${#base[@]}; i += 2)); do printf '%s ' "${base[i]#"$TOP"/}"; done)"
+printf '  patches:          '
+for ((i = 1; i < ${#patches[@]}; i += 2)); do printf ' %s' "${patches[i]##*/}"; done
+echo
+if [ ${#base[@]} -gt 0 ]; then
+	printf '  both sides from:  '
+	for ((i = 1; i < ${#base[@]}; i += 2)); do printf ' %s' "${base[i]#"$TOP"/}"; done
+	echo
+fi
 printf '  without the patch: reproduced %s/%s%s\n' "$n_without" "$runs" "${first:+: $title}"
 printf '  with the patch:    reproduced %s/%s' "$n_with" "$runs"
 verdicts with | sed -n 's/^reproduced[^:]*: \(.*\)/\1/p' | sort -u |
