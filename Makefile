@@ -9,6 +9,8 @@
 #                a C reproducer in the guest, on a kernel of yours
 #   make verify-fix RUN=repro.c PATCH=fix.patch [RUNS=N]
 #                does the patch fix what the reproducer shows (doc/repro.md)
+#   make check-repro
+#                three real lockdep bugs: reverted they reproduce, fixed not
 #
 # Everything is built under build/ (git-ignored). See README.md.
 
@@ -155,11 +157,22 @@ endif
 # the patches; the dependency that closed the cycle; lockdep-diff) and the
 # verdict: exit status 0 fixed, 2 not fixed, 3 not reproduced, 1 an
 # error (vm/verify-fix.sh). Boots in build/verify/NAME/verify.db.
+# BASE_PATCH="revert.patch ...": applied to both sides first (a fixed bug
+# brought back, vm/repro/*/revert.patch).
 verify-fix: initramfs
 	@test -n "$(RUN)" -a -n "$(PATCH)" || { echo "verify-fix: RUN=repro.c and PATCH=fix.patch are needed" >&2; exit 64; }
 	@vm/verify-fix.sh -n $(or $(NAME:boot=verify),verify) $(if $(RUNS),-r $(RUNS)) \
 		$(if $(RUN_TIMEOUT),-w $(RUN_TIMEOUT)) $(if $(KCONFIG),-c $(abspath $(KCONFIG))) \
+		$(foreach p,$(BASE_PATCH),-b $(abspath $(p))) \
 		$(foreach p,$(PATCH),-p $(abspath $(p))) $(RUN)
+
+# make check-repro [RUNS=1]: the real, public lockdep bugs of vm/repro/
+# (doc/repro.md), each through verify-fix with its revert as the base
+# and the upstream fix as the patch: reproduced under the title in its
+# directory with the revert, not with the fix (vm/check-repro.sh). It
+# builds two kernel variants a bug, so it is not part of make check.
+check-repro: initramfs
+	@vm/check-repro.sh
 
 demo: initramfs
 	@vm/demo.sh
@@ -328,7 +341,7 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps deps-tools kernel kernel-plain tools initramfs initramfs-plain vm-boot verify-fix demo install \
+.PHONY: all deps deps-tools kernel kernel-plain tools initramfs initramfs-plain vm-boot verify-fix check-repro demo install \
 	export-patches check bench check-shell check-patches check-unit check-tools check-fuzz fuzz-long check-boot \
 	check-bench check-mutate check-steps check-612 check-612-compile kernel-612-tree kernel-kasan initramfs-kasan \
 	check-kasan check-distro check-tree clean distclean

@@ -4,13 +4,15 @@
 # Does the patch fix the bug the reproducer shows? ('make verify-fix')
 #
 #   vm/verify-fix.sh [-n NAME] [-r RUNS] [-w SECONDS] [-c FRAGMENT]
-#                    -p PATCH [-p PATCH]... REPRO.c [-- COLLECT ARGS...]
+#                    [-b PATCH]... -p PATCH [-p PATCH]... REPRO.c
+#                    [-- COLLECT ARGS...]
 #
 # Boots RUNS times (default 3) the kernel without the patches and RUNS
 # times with them (vm/kernel-variant.sh: both with FRAGMENT merged when
 # -c is given; the patches applied and built incrementally), each boot
 # running REPRO.c for up to -w SECONDS (default 300) through
-# vm/repro.sh, and prints the table:
+# vm/repro.sh, and prints the table (-b PATCH: patches both sides start
+# from, such as the revert that brings a fixed bug back, vm/repro/):
 #   without the patch: reproduced k/RUNS, the title syzbot would give it
 #   with the patch:    reproduced k/RUNS
 #   the dependency that closed the cycle (a circular dependency's
@@ -36,17 +38,18 @@ set -euo pipefail
 STEP=verify-fix
 
 name=verify runs=3 wtime=300 fragment=""
-patches=() frag_args=()
+base=() patches=() frag_args=()
 usage() {
-	echo "usage: $0 [-n NAME] [-r RUNS] [-w SECONDS] [-c FRAGMENT] -p PATCH [-p PATCH]... REPRO.c [-- COLLECT ARGS...]" >&2
+	echo "usage: $0 [-n NAME] [-r RUNS] [-w SECONDS] [-c FRAGMENT] [-b PATCH]... -p PATCH [-p PATCH]... REPRO.c [-- COLLECT ARGS...]" >&2
 	exit 64
 }
-while getopts n:r:w:c:p: opt; do
+while getopts n:r:w:c:b:p: opt; do
 	case $opt in
 	n) name=$OPTARG ;;
 	r) runs=$OPTARG ;;
 	w) wtime=$OPTARG ;;
 	c) fragment=$OPTARG frag_args=(-c "$OPTARG") ;;
+	b) base+=(-p "$OPTARG") ;;
 	p) patches+=(-p "$OPTARG") ;;
 	*) usage ;;
 	esac
@@ -72,13 +75,14 @@ db=$out/verify.db
 # Everything that can fail before a boot, first: the kernels are built
 # (or found built) here, repro.sh finds them built.
 repro_compile "$src" "$out/repro"
-[ -z "$fragment" ] || "$TOP/vm/kernel-variant.sh" "${frag_args[@]}" >/dev/null
-"$TOP/vm/kernel-variant.sh" "${frag_args[@]}" "${patches[@]}" >/dev/null
+[ -z "$fragment" ] && [ ${#base[@]} = 0 ] ||
+	"$TOP/vm/kernel-variant.sh" "${frag_args[@]}" "${base[@]}" >/dev/null
+"$TOP/vm/kernel-variant.sh" "${frag_args[@]}" "${base[@]}" "${patches[@]}" >/dev/null
 
 # side without|with K [COLLECT ARGS]: boot K of one side; its verdict
 # line in build/vm/NAME-SIDE-K/verdict (repro.sh: 0 reproduced, 2 not)
 side() {
-	local which=$1 k=$2 label=$name-$1-$2 rc=0 kernel=("${frag_args[@]}")
+	local which=$1 k=$2 label=$name-$1-$2 rc=0 kernel=("${frag_args[@]}" "${base[@]}")
 	[ "$which" = without ] || kernel+=("${patches[@]}")
 	shift 2
 	progress "$which the patch, boot $k of $runs"
@@ -113,6 +117,11 @@ printf '\nverify-fix %s: %s, RUNS=%s, RUN_TIMEOUT=%s%s\n' "$name" "${src##*/}" "
 printf '  patches:          '
 for ((i = 1; i < ${#patches[@]}; i += 2)); do printf ' %s' "${patches[i]##*/}"; done
 echo
+if [ ${#base[@]} -gt 0 ]; then
+	printf '  both sides from:  '
+	for ((i = 1; i < ${#base[@]}; i += 2)); do printf ' %s' "${base[i]#"$TOP"/}"; done
+	echo
+fi
 printf '  without the patch: reproduced %s/%s%s\n' "$n_without" "$runs" "${first:+: $title}"
 printf '  with the patch:    reproduced %s/%s' "$n_with" "$runs"
 verdicts with | sed -n 's/^reproduced[^:]*: \(.*\)/\1/p' | sort -u |
