@@ -205,7 +205,9 @@ void agent_sample_start(void)
 	/* a kernel without lockdep has nothing to sample (LIST says so) */
 	if (!sm.interval_ms || access("/proc/lockdep_stats", R_OK))
 		return;
-	if (mkdir(PROTO_SAMPLE_DIR, 0700) && errno != EEXIST) {
+	/* an initramfs has no /run until someone makes it */
+	if ((mkdir("/run", 0755) && errno != EEXIST) ||
+	    (mkdir(PROTO_SAMPLE_DIR, 0700) && errno != EEXIST)) {
 		fprintf(stderr, "lockdep-agent: unable to make '%s': %s: no lockdep_stats samples\n",
 			PROTO_SAMPLE_DIR, strerror(errno));
 		return;

@@ -68,8 +68,9 @@ struct db_sink {
 	char *graph_input;
 	/* the dependency events, parsed and stored at the end */
 	struct strbuf events;
-	/* the agent's lockdep_stats series and snapshot graph arrived */
-	bool series, snapshot_graph;
+	/* the agent's lockdep_stats series (its name) and snapshot graph */
+	char *series_input;
+	bool snapshot_graph;
 	unsigned long reports, truncated;
 };
 
@@ -632,7 +633,8 @@ static int db_series(struct db_sink *d)
 		return db_fail(d);
 	}
 	series_tell(&c, d->input);
-	d->series = true;
+	free(d->series_input);
+	d->series_input = xstrdup(d->input);
 	return 0;
 }
 
@@ -647,15 +649,13 @@ static int db_snapshots(struct db_sink *d)
 		return db_fail(d);
 	if (unlinked)
 		warning("%lu lockdep_stats snapshot%s of '%s' name%s a kernel log record with no \"too low\" report: stored without one",
-			unlinked, unlinked == 1 ? "" : "s",
-			"guest:" PROTO_STATS_SERIES_PATH,
+			unlinked, unlinked == 1 ? "" : "s", d->series_input,
 			unlinked == 1 ? "s" : "");
 	/* without a series, the agent took none: lockdep-report says so */
-	if (unsnapped && d->series)
+	if (unsnapped && d->series_input)
 		warning("%lu \"too low\" report%s of this boot %s no snapshot of lockdep_stats and the graph export in '%s'",
 			unsnapped, unsnapped == 1 ? "" : "s",
-			unsnapped == 1 ? "has" : "have",
-			"guest:" PROTO_STATS_SERIES_PATH);
+			unsnapped == 1 ? "has" : "have", d->series_input);
 	return 0;
 }
 
@@ -932,6 +932,7 @@ static void db_free(struct collect_sink *s)
 	strbuf_release(&d->graph);
 	strbuf_release(&d->events);
 	free(d->graph_input);
+	free(d->series_input);
 	free(d->input);
 	free(d->next_input);
 	free(d->release);

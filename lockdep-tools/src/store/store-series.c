@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The lockdep_stats series of a boot (store-series.h). */
+#include <stdlib.h>
+
 #include "parse/proc-stats.h"
 #include "store/store-int.h"
 #include "store/store-series.h"
@@ -89,34 +91,48 @@ int store_link_stats_snapshots(struct store *st, const char *graph_path,
 	return 0;
 }
 
-int store_stats_snapshots(struct store *st, int64_t boot,
-			  int (*fn)(const struct store_stats_snapshot *s,
-				    void *ctx), void *ctx)
+/* A snapshot row of SNAPSHOT_COLUMNS to *@snap. */
+#define SNAPSHOT_COLUMNS \
+	"SELECT s.idx, s.seq, s.time_ms, s.kmsg_seq, s.report_id," \
+	" s.graph_path, (SELECT group_concat(v.name, ', ')" \
+	" FROM stats_sample_values v WHERE v.boot_id = s.boot_id" \
+	" AND v.sample_idx = s.idx AND v.max IS NOT NULL" \
+	" AND v.value >= v.max) FROM stats_samples s"
+
+static void snapshot_row(sqlite3_stmt *s, struct store_stats_snapshot *snap)
 {
-	static const char sql[] =
-		"SELECT s.idx, s.seq, s.time_ms, s.kmsg_seq, s.report_id,"
-		" s.graph_path, (SELECT group_concat(v.name, ', ')"
-		" FROM stats_sample_values v WHERE v.boot_id = s.boot_id"
-		" AND v.sample_idx = s.idx AND v.max IS NOT NULL"
-		" AND v.value >= v.max)"
-		" FROM stats_samples s WHERE s.boot_id = ? AND s.kind = 'snapshot'"
-		" ORDER BY s.idx";
-	struct store_stats_snapshot snap;
+	snap->idx = sqlite3_column_int64(s, 0);
+	snap->seq = sqlite3_column_int64(s, 1);
+	snap->time_ms = sqlite3_column_int64(s, 2);
+	snap->kmsg_seq = sqlite3_column_int64(s, 3);
+	snap->report_id = sqlite3_column_int64(s, 4);
+	snap->graph_path = store_col_strdup(s, 5);
+	snap->full = store_col_strdup(s, 6);
+}
+
+int store_report_snapshot(struct store *st, int64_t report_id,
+			  struct store_stats_snapshot *snap)
+{
+	static const char sql[] = SNAPSHOT_COLUMNS
+		" WHERE s.boot_id = (SELECT boot_id FROM reports WHERE id = ?1)"
+		" AND s.report_id = ?1 ORDER BY s.idx LIMIT 1";
 	sqlite3_stmt *s;
-	int rc, ret = 0;
+	int rc, found = 0;
 
 	if (store_prepare(st, sql, &s))
 		return -1;
-	sqlite3_bind_int64(s, 1, boot);
-	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		snap.idx = sqlite3_column_int64(s, 0);
-		snap.seq = sqlite3_column_int64(s, 1);
-		snap.time_ms = sqlite3_column_int64(s, 2);
-		snap.kmsg_seq = sqlite3_column_int64(s, 3);
-		snap.report_id = sqlite3_column_int64(s, 4);
-		snap.graph_path = store_col_text(s, 5);
-		snap.full = store_col_text(s, 6);
-		ret = fn(&snap, ctx);
+	sqlite3_bind_int64(s, 1, report_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		snapshot_row(s, snap);
+		found = 1;
+		rc = SQLITE_DONE;
 	}
-	return store_finish(st, s, rc, ret);
+	return store_finish(st, s, rc, 0) ? -1 : found;
+}
+
+void store_stats_snapshot_release(struct store_stats_snapshot *s)
+{
+	free(s->graph_path);
+	free(s->full);
 }

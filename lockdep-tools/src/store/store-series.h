@@ -41,17 +41,18 @@ int store_link_stats_snapshots(struct store *st, const char *graph_path,
 struct store_stats_snapshot {
 	long long idx, seq, time_ms, kmsg_seq;
 	long long report_id;		/* 0: no report names it */
-	const char *graph_path;		/* NULL: no copy of the export */
-	/* the tables that were full at the snapshot: "lock-classes", ... */
-	const char *full;		/* NULL: none was */
+	char *graph_path;		/* NULL: no copy of the export */
+	/* the tables at their max in it: "direct dependencies", ... */
+	char *full;			/* NULL: none was */
 };
 
 /*
- * Each snapshot of @boot, in series order, to @fn (strings valid during
- * the call); 0, @fn's non-zero return, or -1 after an error.
+ * The snapshot linked to report @report_id to *@s: 1 (release it with
+ * store_stats_snapshot_release()), 0 when none is, or -1 after an
+ * error.
  */
-int store_stats_snapshots(struct store *st, int64_t boot,
-			  int (*fn)(const struct store_stats_snapshot *s,
-				    void *ctx), void *ctx);
+int store_report_snapshot(struct store *st, int64_t report_id,
+			  struct store_stats_snapshot *s);
+void store_stats_snapshot_release(struct store_stats_snapshot *s);
 
 #endif
