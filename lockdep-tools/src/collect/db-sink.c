@@ -551,6 +551,18 @@ static int on_sample(const struct proc_stats_sample *h, void *ctx)
 	return store_add_stats_sample(d->st, c->samples++, h);
 }
 
+/*
+ * Lines that are not counts of anything that only grows: classes leave
+ * "unused" and "uncategorized" as they are used, debug_locks goes to 0.
+ * The tables shrink too, but only when classes are zapped: said.
+ */
+static bool moves_both_ways(const char *label)
+{
+	return !strcmp(label, "unused locks") ||
+	       !strcmp(label, "uncategorized locks") ||
+	       !strcmp(label, "debug_locks");
+}
+
 static int on_sample_stat(const struct proc_lockdep_stat *s, void *ctx)
 {
 	struct series_check *c = ctx;
@@ -563,7 +575,8 @@ static int on_sample_stat(const struct proc_lockdep_stat *s, void *ctx)
 	for (i = 0; i < c->nwas; i++) {
 		if (strcmp(c->was[i].name, s->label))
 			continue;
-		if (s->value < c->was[i].value && !c->back_counters++)
+		if (s->value < c->was[i].value && !moves_both_ways(s->label) &&
+		    !c->back_counters++)
 			snprintf(c->first_back, sizeof(c->first_back),
 				 "'%.100s' %llu -> %llu at sample %llu (line %lu)",
 				 s->label, c->was[i].value, s->value,

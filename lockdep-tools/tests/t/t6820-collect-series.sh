@@ -126,6 +126,17 @@ $(stats x 1 1)
 	grep -q "the time goes back 1 time: stored as read" err
 '
 
+test_expect_success 'unused and uncategorized locks shrink as classes are used: not said' '
+	series_raw used "@ 0 1000 periodic 2000
+$(stats x 1 1 | sed "s/^\( unused locks: *\)[0-9]*/\15/")
+@ 1 3000 periodic 2000
+$(stats x 1 1 | sed -e "s/^\( unused locks: *\)[0-9]*/\13/" -e "s/^\( uncategorized locks: *\)[0-9]*/\11/")
+" &&
+	collect_raw --db u.db --raw-dir used 2>err &&
+	test "$(q u.db "SELECT delta FROM stats_sample_steps WHERE name = \"unused locks\"")" = -2 &&
+	! grep -q "went back" err
+'
+
 test_expect_success 'a malformed series: the line named, exit 2, nothing stored' '
 	DB=bad.db &&
 	collect_raw --db bad.db --raw-dir raw >/dev/null 2>&1 &&
