@@ -122,10 +122,7 @@ static void add_change(struct advice *a, const struct cap_option_advice *o,
 			      (a->nr_changes + 1) * sizeof(*a->changes));
 	c = &a->changes[a->nr_changes++];
 	memset(c, 0, sizeof(*c));
-	if (o->current)
-		strbuf_addf(&sb, "%s=%u", o->name, o->current);
-	else
-		strbuf_addf(&sb, "%s (not known)", o->name);
+	strbuf_addf(&sb, "%s=%u", o->name, o->current);
 	c->current = strbuf_detach(&sb, NULL);
 	strbuf_addf(&sb, "%s=%u", o->name, o->advised);
 	c->proposed = strbuf_detach(&sb, NULL);
@@ -166,6 +163,8 @@ static unsigned int table_need(const struct cap_usage *u, enum cap_table t,
 	if (u->max[t])
 		strbuf_addf(&sb, " of %llu (%u %%)", u->max[t],
 			    pct(u->used[t], u->max[t]));
+	else
+		a->sure = false;	/* the boot's own size is not known */
 	if (!cap_tables[t].option)
 		strbuf_addf(&sb, "; %s has no option in 6.1", cap_tables[t].limit);
 	else if (opt_bits && need <= opt_bits)
@@ -232,6 +231,12 @@ void advise_capacity(const struct cap_usage *u, unsigned int headroom,
 		struct cap_option_advice *p = &opts[o];
 		struct strbuf sb = STRBUF_INIT;
 
+		if (!p->current) {
+			strbuf_addf(&sb, "%s: the boot's value is not known (no limit in lockdep_stats, no config); %u is advised",
+				    p->name, p->advised);
+			add_reason(a, strbuf_detach(&sb, NULL));
+			continue;
+		}
 		if (p->advised == p->current)
 			continue;
 		raise = true;

@@ -5,11 +5,13 @@
  * and the Kconfig fragment of the advice (lockdep-report(1), CAPACITY).
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/capacity-print.h"
 #include "report/report-print.h"
 #include "util/term-text.h"
+#include "util/xalloc.h"
 
 /* The least a shape must show to be named (fewer is not a pattern). */
 static const unsigned long long shape_min[CAP_SHAPE_NR] = {
@@ -46,13 +48,14 @@ static size_t shape_top(const struct capacity *cap, enum cap_shape s,
 			uint32_t *out, size_t n)
 {
 	const struct cap_map *m = &cap->shapes[s];
-	uint32_t all[64];
+	uint32_t *all = xmalloc((m->names.nr + 1) * sizeof(*all));
 	size_t got, i, kept = 0;
 
-	got = cap_map_top(m, shape_table[s], all, sizeof(all) / sizeof(all[0]));
+	got = cap_map_top(m, shape_table[s], all, m->names.nr);
 	for (i = 0; i < got && kept < n; i++)
 		if (m->count[all[i]] >= shape_min[s])
 			out[kept++] = all[i];
+	free(all);
 	return kept;
 }
 
@@ -123,12 +126,10 @@ static void print_tables(FILE *out, const struct capacity *cap)
 static void print_consumers(FILE *out, const struct capacity *cap,
 			    size_t top)
 {
-	uint32_t idx[64];
+	uint32_t *idx = xmalloc(top * sizeof(*idx));
 	size_t n, i;
 	int t, by;
 
-	if (top > sizeof(idx) / sizeof(idx[0]))
-		top = sizeof(idx) / sizeof(idx[0]);
 	for (t = 0; t < CAP_STACK_HASH; t++) {
 		if (!cap->has_counted[t] || !cap->counted[t])
 			continue;
@@ -150,6 +151,7 @@ static void print_consumers(FILE *out, const struct capacity *cap,
 			}
 		}
 	}
+	free(idx);
 }
 
 /* "N classes (K keys)", "N chains in K orders", "N traces for K refs" */
@@ -177,12 +179,10 @@ static void shape_count(FILE *out, enum cap_shape s, const struct cap_map *m,
 
 static void print_shapes(FILE *out, const struct capacity *cap, size_t top)
 {
-	uint32_t idx[64];
+	uint32_t *idx = xmalloc(top * sizeof(*idx));
 	size_t n, i;
 	int s, t;
 
-	if (top > sizeof(idx) / sizeof(idx[0]))
-		top = sizeof(idx) / sizeof(idx[0]);
 	for (s = 0; s < CAP_SHAPE_NR; s++) {
 		const struct cap_map *m = &cap->shapes[s];
 
@@ -208,6 +208,7 @@ static void print_shapes(FILE *out, const struct capacity *cap, size_t top)
 			fputc('\n', out);
 		}
 	}
+	free(idx);
 }
 
 void report_print_capacity(FILE *out, const struct capacity *cap, size_t top,
@@ -262,12 +263,10 @@ static void json_rows(struct json_writer *w, const struct capacity *cap,
 static void json_tables(struct json_writer *w, const struct capacity *cap,
 			size_t top)
 {
-	uint32_t idx[64];
+	uint32_t *idx = xmalloc(top * sizeof(*idx));
 	size_t n, i;
 	int t, by;
 
-	if (top > sizeof(idx) / sizeof(idx[0]))
-		top = sizeof(idx) / sizeof(idx[0]);
 	jsonw_name(w, "tables");
 	jsonw_start_array(w);
 	for (t = 0; t < CAP_TABLE_NR; t++) {
@@ -311,18 +310,17 @@ static void json_tables(struct json_writer *w, const struct capacity *cap,
 		jsonw_end_object(w);
 	}
 	jsonw_end_array(w);
+	free(idx);
 }
 
 void report_json_capacity(struct json_writer *w, const struct capacity *cap,
 			  size_t top, const struct advice *a,
 			  const struct cap_option_advice opts[CAP_OPT_NR])
 {
-	uint32_t idx[64];
+	uint32_t *idx = xmalloc(top * sizeof(*idx));
 	size_t i, n;
 	int s, t;
 
-	if (top > sizeof(idx) / sizeof(idx[0]))
-		top = sizeof(idx) / sizeof(idx[0]);
 	jsonw_start_object(w);
 	jsonw_name(w, "boots");
 	jsonw_start_array(w);
@@ -387,6 +385,7 @@ void report_json_capacity(struct json_writer *w, const struct capacity *cap,
 	jsonw_end_array(w);
 	report_json_advice(w, a);
 	jsonw_end_object(w);
+	free(idx);
 }
 
 void report_capacity_fragment(FILE *out, const struct capacity *cap,

@@ -512,8 +512,13 @@ static int count_boot(struct store *st, int64_t boot, struct capacity *cap)
 	if (!ret) {
 		charge_classes(&bc);
 		cap->deps /= 2;
-		for (t = 0; t < CAP_STACK_HASH; t++)
+		for (t = 0; t < CAP_STACK_HASH; t++) {
 			cap->has_counted[t] = true;
+			if (cap->has_stat[t] && cap->counted[t] != cap->used[t])
+				note(cap, "boot %" PRId64 ": the export counts %llu %s, lockdep_stats %llu: read at different moments, or the export cut; the shares are of the export's rows",
+				     boot, cap->counted[t], cap_tables[t].text,
+				     cap->used[t]);
+		}
 		for (t = 0; t < CAP_TABLE_NR; t++)
 			if (!cap->has_stat[t] && cap->has_counted[t])
 				cap->used[t] = cap->counted[t];

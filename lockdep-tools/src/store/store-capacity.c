@@ -63,8 +63,9 @@ static int class_row(sqlite3_stmt *s, void *data)
 /*
  * A class's site is the trace of its USED bit (its first acquisition),
  * else of its first usage bit with a trace. Its list entries are its
- * dependencies on either side (dependencies_to and the primary key make
- * both counts index ranges).
+ * dependencies on either side that the export gave (dep_bits set: the
+ * rows /proc/lockdep alone gave have none); dependencies_to and the
+ * primary key make both counts index ranges.
  */
 int store_capacity_classes(struct store *st, int64_t boot,
 			   int (*fn)(const struct store_cap_class *c,
@@ -79,8 +80,10 @@ int store_capacity_classes(struct store *st, int64_t boot,
 		"  ON t.boot_id = c.boot_id AND t.id = u.trace_id"
 		"  WHERE u.class_id = c.id"
 		"  ORDER BY u.name <> 'USED', u.bit LIMIT 1),"
-		" (SELECT count(*) FROM dependencies d WHERE d.from_class = c.id)"
-		" + (SELECT count(*) FROM dependencies d WHERE d.to_class = c.id)"
+		" (SELECT count(*) FROM dependencies d WHERE d.from_class = c.id"
+		"  AND d.dep_bits IS NOT NULL)"
+		" + (SELECT count(*) FROM dependencies d WHERE d.to_class = c.id"
+		"  AND d.dep_bits IS NOT NULL)"
 		" FROM classes c WHERE c.boot_id = ?1 AND c.graph_idx IS NOT NULL"
 		" ORDER BY c.graph_idx", boot, class_row, &r);
 }

@@ -26,7 +26,8 @@ struct store_cap_class {
 	const char *name;	/* as printed: "name#version/subclass" */
 	const char *key_symbol;	/* "sym+0xoff", or NULL */
 	const char *site;	/* where it was first used ("USED" trace), or NULL */
-	/* the dependencies it is in: one list entry on each side's list */
+	/* the export's dependencies it is in: one list entry on each
+	 * side's list (those of /proc/lockdep alone are not counted) */
 	unsigned long long deps;
 };
 /* The export's classes of @boot, in export order. */

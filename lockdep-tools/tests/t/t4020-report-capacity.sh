@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+test_description='lockdep-report --capacity on a real 6.1 boot
+
+The real /proc files and graph export of tests/fixtures/6.1, collected
+with lockdep-collect --db. Each table the tool counts is checked against
+the export file itself (an oracle written here in Python over the
+records: a class is one lock_classes[] entry, a dependency two list
+entries, a chain one chain and max(depth, 2) chain hlocks, a trace nr + 3
+stack trace entries), and so are the top consumers and shapes it names.
+The fixture export is cut to 200 classes (fixtures/README.proc) while
+lockdep_stats is the whole boot'"'"'s: the tool must say they differ. Then
+bad input: lockdep_stats with lines no kernel we know prints, no
+lockdep_stats, no export, a limit report with no snapshot; the advice
+and its Kconfig fragment.'
+. "$(dirname "$0")/lib.sh"
+
+DB=$TRASH/db
+GRAPH=$FIX61/lockdep_graph
+report() { "$BIN/lockdep-report" "$@"; }
+collect() { "$BIN/lockdep-collect" "$@" >/dev/null 2>&1; }
+
+# oracle KEY: what the export file says, computed from its records
+oracle() {
+	python3 - "$GRAPH" "$1" <<-\EOF
+	import collections, sys
+	path, what = sys.argv[1], sys.argv[2]
+	names, deps, chains, traces = {}, [], [], []
+	for line in open(path):
+	    f = line.split()
+	    if f[0] == "class":
+	        name = " ".join(f[8:])
+	        ver, sub = int(f[3]), int(f[4])
+	        printed = name + ("#%d" % ver if ver > 1 else "") + ("/%d" % sub if sub else "")
+	        names[int(f[1])] = (name, printed)
+	    elif f[0] == "dep":
+	        deps.append((int(f[1]), int(f[2])))
+	    elif f[0] == "chain":
+	        chains.append([int(x) for x in f[4:]])
+	    elif f[0] == "trace":
+	        traces.append(int(f[2]))
+	if what == "tables":
+	    print(len(names), 2 * len(deps), len(chains),
+	          sum(max(len(c), 2) for c in chains), sum(n + 3 for n in traces))
+	elif what == "list_entries":    # the class in most dependencies
+	    n = collections.Counter()
+	    for a, b in deps:
+	        n[names[a][1]] += 1
+	        n[names[b][1]] += 1
+	    print(max(n.values()), " ".join(sorted(k for k, v in n.items() if v == max(n.values()))))
+	elif what == "chains":          # the class most chains end with
+	    n = collections.Counter(names[c[-1]][1] for c in chains)
+	    print(max(n.values()), " ".join(sorted(k for k, v in n.items() if v == max(n.values()))))
+	elif what == "one_name":        # the name of most classes
+	    n = collections.Counter(v[0] for v in names.values())
+	    print(max(n.values()), " ".join(sorted(k for k, v in n.items() if v == max(n.values()))))
+	elif what == "same_name_chains":
+	    n = collections.Counter()
+	    for c in chains:
+	        seen = collections.Counter(names[i][0] for i in c)
+	        for k, v in seen.items():
+	            if v > 1:
+	                n[k] += 1
+	    print(sum(n.values()))
+	EOF
+}
+
+# field JSON EXPR: a value of the --capacity JSON in ./cap.json
+field() {
+	python3 -c "import json, sys
+d = json.load(open(\"cap.json\"))
+t = {x[\"table\"]: x for x in d[\"tables\"]}
+s = d[\"shapes\"]
+print($1)"
+}
+
+test_expect_success 'setup: the real 6.1 boot with its export' '
+	patched_proc_dir "$TRASH/p" &&
+	collect --db "$DB" --proc-dir "$TRASH/p" --label real
+'
+
+test_expect_success 'each table counted from the rows equals the export oracle' '
+	report --db "$DB" --capacity --json >cap.json &&
+	oracle tables >expect &&
+	field "\" \".join(str(t[k][\"counted\"]) for k in (\"classes\", \"list_entries\", \"chains\", \"chain_hlocks\", \"stack_trace_entries\"))" >actual &&
+	test_cmp expect actual &&
+	field "t[\"stack_trace_hash_chains\"][\"counted\"]" >hash &&
+	echo None >expect && test_cmp expect hash
+'
+
+test_expect_success 'used and max are lockdep_stats'"'"', and the tool says the cut export differs' '
+	field "t[\"classes\"][\"used\"], t[\"classes\"][\"max\"], t[\"list_entries\"][\"used\"], t[\"stack_trace_entries\"][\"used\"]" >actual &&
+	echo "405 8192 1770 42002" >expect &&
+	test_cmp expect actual &&
+	report --db "$DB" --capacity >out &&
+	grep "^classes  *405  *8192  *4.9%  200 (differs)$" out &&
+	grep "^note: boot 1: the export counts 200 classes, lockdep_stats 405" out
+'
+
+test_expect_success 'the top consumer by class: list entries and chains, as the export has them' '
+	for t in list_entries chains; do
+		oracle $t >o &&
+		read -r rows names <o &&
+		field "t[\"$t\"][\"consumers\"][\"class\"][0][\"rows\"], t[\"$t\"][\"consumers\"][\"class\"][0][\"name\"]" >top &&
+		read -r got name <top &&
+		test "$got" = "$rows" &&
+		case " $names " in *" $name "*) ;; *) echo "$name not in $names"; false ;; esac ||
+		return 1
+	done
+'
+
+test_expect_success 'every grouping sums to its table (consumers and classes no longer referred to)' '
+	report --db "$DB" --capacity --json --top=1000 >cap.json &&
+	field "all(sum(c[\"rows\"] for c in x[\"consumers\"][g]) == x[\"counted\"] for x in d[\"tables\"] if x[\"counted\"] for g in x[\"consumers\"])" >ok &&
+	echo True >expect && test_cmp expect ok
+'
+
+test_expect_success 'shapes: the name of most classes, and the chains of one name held twice' '
+	report --db "$DB" --capacity --json --top=1000 >cap.json &&
+	oracle one_name >o && read -r n names <o &&
+	field "[x for x in s if x[\"shape\"] == \"one_name\"][0][\"count\"], [x for x in s if x[\"shape\"] == \"one_name\"][0][\"subject\"]" >top &&
+	read -r got name <top &&
+	test "$got" = "$n" &&
+	case " $names " in *" $name "*) ;; *) false ;; esac &&
+	oracle same_name_chains >expect &&
+	field "sum(x[\"count\"] for x in s if x[\"shape\"] == \"same_name_chains\")" >actual &&
+	test_cmp expect actual &&
+	field "[x[\"takes\"] for x in s if x[\"shape\"] == \"one_name\"][0][0]" >takes &&
+	grep ".classes., .rows.: $n, .of.: 200" takes
+'
+
+test_expect_success 'the headroom line names the fullest table and its top consumer' '
+	report --db "$DB" --capacity >out &&
+	grep "^headroom: fullest table stack trace entries 8.0 % (42002 of 524288); top consumer [^ ].* % of it$" out
+'
+
+test_expect_success 'a table near full: its option raised, the cost said, the fragment written' '
+	cp -r "$TRASH/p" q &&
+	sed -i "s/^ direct dependencies: *1770 \[max: 32768\]/ direct dependencies:                 30000 [max: 32768]/" q/lockdep_stats &&
+	grep -q " 30000 \[max: 32768\]" q/lockdep_stats &&
+	collect --db "$DB" --proc-dir q --label full &&
+	report --db "$DB" --boot full --capacity --fragment frag >out &&
+	grep "^  rule: capacity-bits$" out &&
+	grep "^    + CONFIG_LOCKDEP_BITS=16$" out &&
+	grep "^  change: 50 % of the table free for this workload: 3.5 MiB of lockdep.s tables instead of 1.8 MiB$" out &&
+	grep -x "CONFIG_LOCKDEP_BITS=16" frag &&
+	grep -x "CONFIG_LOCKDEP_CHAINS_BITS=16" frag &&
+	grep -x "CONFIG_LOCKDEP_STACK_TRACE_BITS=19" frag &&
+	test "$(grep -c "^CONFIG_" frag)" = 4 &&
+	report --db "$DB" --boot full --capacity --headroom=0 --fragment frag >out &&
+	grep "^  rule: capacity-fits$" out &&
+	grep -x "CONFIG_LOCKDEP_BITS=15" frag
+'
+
+test_expect_success 'a union of boots: each table at its fullest boot' '
+	report --db "$DB" --capacity --boots=real,full --json >cap.json &&
+	field "d[\"boots\"], t[\"list_entries\"][\"used\"], t[\"classes\"][\"counted\"]" >actual &&
+	echo "[1, 2] 30000 200" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'lockdep_stats lines no kernel we know prints: kept and shown' '
+	cp -r "$TRASH/p" u &&
+	printf " future table:                  17 [max: 64]\n frobnications:                   9\n" >>u/lockdep_stats &&
+	collect --db "$DB" --proc-dir u --label unknown &&
+	report --db "$DB" --boot unknown --capacity >out &&
+	grep "^other: future table 17 of 64 " out &&
+	grep "^other: frobnications 9 " out &&
+	report --db "$DB" --boot unknown --capacity --json >cap.json &&
+	field "[(o[\"name\"], o[\"value\"], o[\"max\"]) for o in d[\"other_stats\"]]" >actual &&
+	echo "[('"'"'future table'"'"', 17, 64), ('"'"'frobnications'"'"', 9, None)]" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'no lockdep_stats: used is the export'"'"'s count, limits unknown, said' '
+	cp -r "$TRASH/p" n && rm n/lockdep_stats &&
+	test_expect_code 1 "$BIN/lockdep-collect" --db "$DB" --proc-dir n --label nostats >/dev/null 2>&1 &&
+	report --db "$DB" --boot nostats --capacity >out &&
+	grep "^note: boot [0-9]* has no lockdep_stats" out &&
+	grep "^headroom: no table with a known limit$" out &&
+	grep "^  rule: capacity-fits (unsure)$" out &&
+	report --db "$DB" --boot nostats --capacity --json >cap.json &&
+	field "t[\"classes\"][\"used\"], t[\"classes\"][\"counted\"], t[\"classes\"][\"max\"]" >actual &&
+	echo "None 200 None" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'no export (a kernel without our series): the tables from lockdep_stats, no consumers' '
+	plain_proc_dir pl &&
+	test_expect_code 3 "$BIN/lockdep-collect" --db "$DB" --proc-dir pl --label plain >/dev/null 2>&1 &&
+	report --db "$DB" --boot plain --capacity >out &&
+	grep "has no graph export" out &&
+	grep "^classes  *405  *8192  *4.9%  not counted (no export)$" out &&
+	! grep "top consumers" out
+'
+
+test_expect_success 'a limit report with no snapshot of its moment: said' '
+	raw_from_fixtures raw "$FIX61" graph &&
+	{ cat "$FIX61/console.log" "$CORPUS/035-max-lockdep-chain-hlocks.txt"; } |
+		kmsg_from_log 0 >raw/kmsg &&
+	n=$(wc -l <raw/kmsg) &&
+	raw_manifest raw "kmsg complete $n 0 $((n - 1)) -" &&
+	test_expect_code 3 "$BIN/lockdep-collect" --db "$DB" --raw-dir raw --label limit >/dev/null 2>&1 &&
+	report --db "$DB" --boot limit --capacity >out &&
+	grep "^note: boot [0-9]* reported \"MAX_LOCKDEP_CHAIN_HLOCKS too low\": no snapshot of that moment is stored" out
+'
+
+test_expect_success 'usage: --capacity needs --db and takes no report options' '
+	test_expect_code 64 report --capacity "$FIX61/console.log" 2>err &&
+	grep "needs --db" err &&
+	test_expect_code 64 report --db "$DB" --capacity --list 2>err &&
+	test_expect_code 64 report --db "$DB" --capacity --top=0 2>err &&
+	test_expect_code 64 report --db "$DB" --capacity --headroom=95 2>err &&
+	test_expect_code 64 report --db "$DB" --top=3 2>err &&
+	test_expect_code 64 report --db "$DB" --capacity --boot=1 --all 2>err &&
+	test_expect_code 2 report --db "$DB" --capacity --boot=nosuch 2>err &&
+	test_expect_code 2 report --db "$DB" --capacity --fragment "$TRASH/no/dir/f" >/dev/null 2>err &&
+	grep "unable to write" err
+'
+
+test_expect_success 'lockdep-report(1) documents --capacity and its JSON' '
+	man=$TOP/lockdep-tools/man/lockdep-report.1 &&
+	grep -q "^\.B \\\\-\\\\-capacity" "$man" &&
+	for k in tables consumers shapes other_stats notes options fullest; do
+		grep -q "^\.B $k$" "$man" || { echo "$k"; return 1; }
+	done
+'
+
+test_done
