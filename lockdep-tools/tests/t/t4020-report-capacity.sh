@@ -205,6 +205,30 @@ test_expect_success 'a limit report with no snapshot of its moment: said' '
 	grep "^note: boot [0-9]* reported \"MAX_LOCKDEP_CHAIN_HLOCKS too low\": no snapshot of that moment is stored" out
 '
 
+test_expect_success 'lockdep-diff: the consumer that made more chains is named' '
+	cp -r "$TRASH/p" g &&
+	# ten more chains that end with class 0, (console_sem).lock
+	awk '"'"'
+		/^counts / { $4 += 10 }
+		/^trace / && !done { for (i = 0; i < 10; i++) print "chain", 900000 + i, 0, 2, 1 + i, 0; done = 1 }
+		{ print }'"'"' "$GRAPH" >g/lockdep_graph &&
+	test "$(grep -c "^chain " g/lockdep_graph)" = 1550 &&
+	collect --db "$DB" --proc-dir g --label grown &&
+	report --db "$DB" --boot real --capacity --json --top=1000 >cap.json &&
+	field "[c[\"rows\"] for c in t[\"chains\"][\"consumers\"][\"class\"] if c[\"name\"] == \"(console_sem).lock\"][0]" >before &&
+	"$BIN/lockdep-diff" --db "$DB" --json real grown >diff.json &&
+	python3 -c "import json
+d = json.load(open(\"diff.json\"))
+g = [x for x in d[\"consumers_grew\"] if x[\"table\"] == \"chains\" and x[\"by\"] == \"class\"]
+print(g[0][\"name\"], g[0][\"a\"], g[0][\"b\"])" >actual &&
+	echo "(console_sem).lock $(cat before) $(($(cat before) + 10))" >expect &&
+	test_cmp expect actual &&
+	"$BIN/lockdep-diff" --db "$DB" real grown >out &&
+	grep "^  chains  *class  *[0-9]* -> [0-9]*  *+10  (console_sem).lock$" out &&
+	"$BIN/lockdep-diff" --db "$DB" real real >same &&
+	! grep "consumers that grew" same
+'
+
 test_expect_success 'usage: --capacity needs --db and takes no report options' '
 	test_expect_code 64 report --capacity "$FIX61/console.log" 2>err &&
 	grep "needs --db" err &&
@@ -220,6 +244,7 @@ test_expect_success 'usage: --capacity needs --db and takes no report options' '
 
 test_expect_success 'lockdep-report(1) documents --capacity and its JSON' '
 	man=$TOP/lockdep-tools/man/lockdep-report.1 &&
+	man_synopsis "$man" "$BIN/lockdep-report" &&
 	grep -q "^\.B \\\\-\\\\-capacity" "$man" &&
 	for k in tables consumers shapes other_stats notes options fullest; do
 		grep -q "^\.B $k$" "$man" || { echo "$k"; return 1; }
