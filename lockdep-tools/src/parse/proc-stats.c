@@ -12,8 +12,9 @@
 #include "parse/proc-stats.h"
 
 /*
- * Every label lockdep_stats_show() has printed, 2.6.17 to 6.1, sorted
- * for bsearch().
+ * Every label lockdep_stats_show() has printed, 2.6.17 to 6.1, and
+ * those our series adds (kernel-patches/: "reports printed", "duplicate
+ * reports suppressed"), sorted for bsearch().
  */
 static const char *const known_labels[] = {
 	"all direct dependencies",
@@ -28,6 +29,7 @@ static const char *const known_labels[] = {
 	"dependency chain hlocks used",
 	"dependency chains",
 	"direct dependencies",
+	"duplicate reports suppressed",
 	"find-mask backwards checks",
 	"find-mask backwards recursions",
 	"find-mask forwards checks",
@@ -60,6 +62,7 @@ static const char *const known_labels[] = {
 	"redundant links",
 	"redundant softirq offs",
 	"redundant softirq ons",
+	"reports printed",
 	"softirq off events",
 	"softirq on events",
 	"softirq-read-safe locks",
