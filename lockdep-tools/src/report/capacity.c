@@ -160,7 +160,7 @@ static char *site_module(const char *site)
 	return xstrndup(b + 2, (size_t)(e - b - 2));
 }
 
-/* The directory of the file in "... (dir/file.c:123)", else "(no file)". */
+/* The directory of the file in "... (dir/file.c:123)", else why none. */
 static char *site_subsystem(const char *site)
 {
 	const char *b, *e, *slash;
@@ -170,7 +170,7 @@ static char *site_subsystem(const char *site)
 	b = strrchr(site, '(');
 	e = b ? strrchr(b, ':') : NULL;
 	if (!b || !e)
-		return xstrdup("(no file)");
+		return xstrdup("(no file: the site is not symbolised)");
 	for (slash = e; slash > b && *slash != '/'; slash--)
 		;
 	if (slash == b)
@@ -210,7 +210,7 @@ static char *key_group(const struct store_cap_class *c, const char *base)
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!c->key_symbol)
-		return xstrdup("(no symbol: an allocated or module key)");
+		return xstrdup("(no key symbol: allocated, in a module, or not symbolised)");
 	strbuf_addstr(&sb, c->key_symbol);
 	/* a function's static key: one symbol name in many functions */
 	if (!strncmp(c->key_symbol, "__key", 5))
