@@ -196,13 +196,19 @@ test_expect_success 'no export (a kernel without our series): the tables from lo
 
 test_expect_success 'a limit report with no snapshot of its moment: said' '
 	raw_from_fixtures raw "$FIX61" graph &&
-	{ cat "$FIX61/console.log" "$CORPUS/035-max-lockdep-chain-hlocks.txt"; } |
+	{ cat "$FIX61/console.log"
+	  printf "[   41.100000] %s\n" "BUG: MAX_LOCKDEP_ENTRIES too low!" \
+		"turning off the locking correctness validator." \
+		"CPU: 1 PID: 120 Comm: stress-ng Not tainted 6.1.192+ #1" \
+		"Call Trace:" " <TASK>" " dump_stack_lvl+0x45/0x5d" \
+		" add_lock_to_list+0x9b/0xc0" " __lock_acquire+0x1f1e/0x2040" \
+		" </TASK>"; } |
 		kmsg_from_log 0 >raw/kmsg &&
 	n=$(wc -l <raw/kmsg) &&
 	raw_manifest raw "kmsg complete $n 0 $((n - 1)) -" &&
 	test_expect_code 3 "$BIN/lockdep-collect" --db "$DB" --raw-dir raw --label limit >/dev/null 2>&1 &&
 	report --db "$DB" --boot limit --capacity >out &&
-	grep "^note: boot [0-9]* reported \"MAX_LOCKDEP_CHAIN_HLOCKS too low\": no snapshot of that moment is stored" out
+	grep "^note: boot [0-9]* reported \"MAX_LOCKDEP_ENTRIES too low\": no snapshot of that moment is stored" out
 '
 
 test_expect_success 'lockdep-diff: the consumer that made more chains is named' '
