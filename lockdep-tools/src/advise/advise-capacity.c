@@ -193,6 +193,10 @@ void advise_capacity(const struct cap_usage *u, unsigned int headroom,
 		if (o == CAP_OPT_CHAINS_BITS && !opts[o].current)
 			opts[o].current = bits_of(u->max[CAP_CHAIN_HLOCKS] / 5);
 	}
+	if (u->lower_bound) {
+		add_reason(a, xstrdup("lockdep turned itself off in this boot (debug_locks 0): every table stopped growing there, so each count is a lower bound of what the workload needs; boot again with the advice to see"));
+		a->sure = false;
+	}
 	/* classes: no option, said for the record */
 	table_need(u, CAP_CLASSES, 1, headroom, 0, a);
 	need[CAP_OPT_BITS] = table_need(u, CAP_LIST_ENTRIES, 1, headroom,

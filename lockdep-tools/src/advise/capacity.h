@@ -16,6 +16,8 @@
  *      advised for the larger need of the two tables.
  *  (3) The stack trace hash keeps the kernel's default ratio to the
  *      trace table (19 bits of entries to 14 of buckets).
+ *  (4) Counts of a boot whose lockdep turned itself off are lower bounds:
+ *      such advice is never sure.
  */
 #ifndef ADVISE_CAPACITY_H
 #define ADVISE_CAPACITY_H
@@ -56,6 +58,8 @@ struct cap_usage {
 	 * words, and its share in percent; else NULL */
 	const char *dominant[CAP_TABLE_NR];
 	unsigned int dominant_pct[CAP_TABLE_NR];
+	/* lockdep turned itself off: the counts stopped short of the need */
+	bool lower_bound;
 };
 
 enum cap_option {

@@ -184,6 +184,8 @@ static int stat_row(const struct store_stat_row *r, void *data)
 	int t = cap_table_by_stat(r->name);
 	struct cap_stat *o;
 
+	if (!strcmp(r->name, "debug_locks"))
+		cap->lockdep_off |= r->value == 0;
 	if (t >= 0) {
 		if (cap->has_stat[t])
 			return 0;	/* printed twice: the first counts */
@@ -540,6 +542,7 @@ static void fold(struct capacity *dst, struct capacity *src)
 		dst->has_counted[t] |= src->has_counted[t];
 	}
 	dst->deps = umax(dst->deps, src->deps);
+	dst->lockdep_off |= src->lockdep_off;
 	for (t = 0; t < CAP_BY_NR; t++)
 		map_fold(&dst->by[t], &src->by[t]);
 	for (t = 0; t < CAP_SHAPE_NR; t++)
@@ -667,6 +670,7 @@ void capacity_usage(const struct capacity *cap, struct cap_usage *u,
 	int t;
 
 	memset(u, 0, sizeof(*u));
+	u->lower_bound = cap->lockdep_off;
 	for (t = 0; t < CAP_TABLE_NR; t++) {
 		const struct cap_map *m = &cap->shapes[CAP_SHAPE_ONE_NAME];
 		uint32_t top;

@@ -80,6 +80,9 @@ struct capacity {
 	unsigned long long counted[CAP_TABLE_NR];
 	bool has_counted[CAP_TABLE_NR];
 	unsigned long long deps;	/* the export's dependencies */
+	/* lockdep_stats' debug_locks was 0: lockdep turned itself off, and
+	 * every count stopped where it was (a lower bound of the need) */
+	bool lockdep_off;
 	struct cap_map by[CAP_BY_NR];
 	struct cap_map shapes[CAP_SHAPE_NR];
 	struct cap_stat *other;	/* lockdep_stats lines of no table we know */

@@ -194,8 +194,11 @@ test_expect_success 'no export (a kernel without our series): the tables from lo
 	! grep "top consumers" out
 '
 
-test_expect_success 'a limit report with no snapshot of its moment: said' '
+test_expect_success 'a limit report with no snapshot of its moment, lockdep off: said, counts a lower bound' '
 	raw_from_fixtures raw "$FIX61" graph &&
+	# lockdep turned itself off when it printed the report
+	sed -i "s/^\( debug_locks: *\)1$/\10/" raw/files/proc/lockdep_stats &&
+	grep -q "^ debug_locks: *0$" raw/files/proc/lockdep_stats &&
 	{ cat "$FIX61/console.log"
 	  printf "[   41.100000] %s\n" "BUG: MAX_LOCKDEP_ENTRIES too low!" \
 		"turning off the locking correctness validator." \
@@ -208,7 +211,9 @@ test_expect_success 'a limit report with no snapshot of its moment: said' '
 	raw_manifest raw "kmsg complete $n 0 $((n - 1)) -" &&
 	test_expect_code 3 "$BIN/lockdep-collect" --db "$DB" --raw-dir raw --label limit >/dev/null 2>&1 &&
 	report --db "$DB" --boot limit --capacity >out &&
-	grep "^note: boot [0-9]* reported \"MAX_LOCKDEP_ENTRIES too low\": no snapshot of that moment is stored" out
+	grep "^note: boot [0-9]* reported \"MAX_LOCKDEP_ENTRIES too low\": no snapshot of that moment is stored" out &&
+	grep "^  why: lockdep turned itself off in this boot (debug_locks 0): .* lower bound" out &&
+	grep "^  rule: capacity-.* (unsure)$" out
 '
 
 test_expect_success 'lockdep-diff: the consumer that made more chains is named' '

@@ -149,6 +149,30 @@ static void test_consumer_and_unknown(void **state)
 	advice_release(&a);
 }
 
+static void test_lower_bound(void **state)
+{
+	/* a lowered LOCKDEP_BITS=10 boot that ran out: 1024 of 1024 */
+	static const unsigned long long used[CAP_TABLE_NR] = {
+		500, 1024, 1000, 3000, 20000, 1000 };
+	struct cap_option_advice o[CAP_OPT_NR];
+	struct cap_usage u;
+	struct advice a;
+
+	(void)state;
+	usage(&u, used);
+	u.max[CAP_LIST_ENTRIES] = 1024;
+	advise_capacity(&u, 50, o, &a);
+	assert_true(a.sure);
+	assert_int_equal(o[CAP_OPT_BITS].advised, 11);
+	advice_release(&a);
+	u.lower_bound = true;
+	advise_capacity(&u, 50, o, &a);
+	assert_false(a.sure);
+	assert_int_equal(o[CAP_OPT_BITS].advised, 11);
+	assert_non_null(strstr(a.reasons[0], "lower bound"));
+	advice_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +180,7 @@ int main(void)
 		cmocka_unit_test(test_raise),
 		cmocka_unit_test(test_range_and_hash),
 		cmocka_unit_test(test_consumer_and_unknown),
+		cmocka_unit_test(test_lower_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
