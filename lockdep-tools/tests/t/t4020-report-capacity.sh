@@ -62,6 +62,13 @@ oracle() {
 	            if v > 1:
 	                n[k] += 1
 	    print(sum(n.values()))
+	elif what == "orders":          # sets of classes chained in 2+ orders
+	    orders = collections.defaultdict(set)
+	    for c in chains:
+	        if len(c) > 1:
+	            orders[tuple(sorted(c))].add(tuple(c))
+	    print(sorted((len(v), ", ".join(names[i][1] for i in k))
+	                 for k, v in orders.items() if len(v) > 1))
 	EOF
 }
 
@@ -218,12 +225,14 @@ test_expect_success 'a limit report with no snapshot of its moment, lockdep off:
 
 test_expect_success 'lockdep-diff: the consumer that made more chains is named' '
 	cp -r "$TRASH/p" g &&
-	# ten more chains that end with class 0, (console_sem).lock
+	# ten more chains that end with class 0, (console_sem).lock, and
+	# the first of them in the other order
 	awk '"'"'
-		/^counts / { $4 += 10 }
-		/^trace / && !done { for (i = 0; i < 10; i++) print "chain", 900000 + i, 0, 2, 1 + i, 0; done = 1 }
+		/^counts / { $4 += 11 }
+		/^trace / && !done { for (i = 0; i < 10; i++) print "chain", 900000 + i, 0, 2, 1 + i, 0
+			print "chain 900100 0 2 0 1"; done = 1 }
 		{ print }'"'"' "$GRAPH" >g/lockdep_graph &&
-	test "$(grep -c "^chain " g/lockdep_graph)" = 1550 &&
+	test "$(grep -c "^chain " g/lockdep_graph)" = 1551 &&
 	collect --db "$DB" --proc-dir g --label grown &&
 	report --db "$DB" --boot real --capacity --json --top=1000 >cap.json &&
 	field "[c[\"rows\"] for c in t[\"chains\"][\"consumers\"][\"class\"] if c[\"name\"] == \"(console_sem).lock\"][0]" >before &&
@@ -238,6 +247,14 @@ print(g[0][\"name\"], g[0][\"a\"], g[0][\"b\"])" >actual &&
 	grep "^  chains  *class  *[0-9]* -> [0-9]*  *+10  (console_sem).lock$" out &&
 	"$BIN/lockdep-diff" --db "$DB" real real >same &&
 	! grep "consumers that grew" same
+'
+
+test_expect_success 'shapes: chains of the same classes in other orders, as the export has them' '
+	GRAPH=g/lockdep_graph oracle orders >expect &&
+	grep -q "(2, .(console_sem).lock, console_lock.)" expect &&
+	report --db "$DB" --boot grown --capacity --json --top=1000 >cap.json &&
+	field "sorted((x[\"distinct\"], x[\"subject\"]) for x in s if x[\"shape\"] == \"orders\")" >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'usage: --capacity needs --db and takes no report options' '
