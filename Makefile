@@ -86,7 +86,8 @@ initramfs-plain: kernel-plain tools
 # DISK="a.img b.img" gives the guest your disk images (after a workload's
 # scratch disk: /dev/vdb...; its writes discarded); GUEST_MEM=MiB its
 # memory (512: the initramfs may take half of it); SMP=N CPUs (default
-# 2); NAME names build/vm/NAME (default boot).
+# 2); SAMPLE_MS=ms the agent's lockdep_stats interval (2000; 0 off);
+# NAME names build/vm/NAME (default boot).
 ifneq ($(KERNEL_IMAGE),)
 VM_ENV = VM_KERNEL=$(abspath $(KERNEL_IMAGE)) VM_INITRD=$(BUILD)/image/initramfs.cpio.gz \
 	VM_MODULES=$(if $(MODULES),$(abspath $(MODULES)),$(BUILD)/image/no-modules)
@@ -111,7 +112,7 @@ MODULES_ENV = MODULES_LOAD=$(MODULES_LOAD) $(if $(MODULES_MAX),MODULES_MAX=$(MOD
 
 vm-boot: $(VM_DEPS)
 	@$(VM_PREP)
-	@$(VM_ENV) $(if $(SMP),SMP=$(SMP)) vm/boot.sh -n $(NAME) -a "$(APPEND)" \
+	@$(VM_ENV) $(if $(SMP),SMP=$(SMP)) $(if $(SAMPLE_MS),SAMPLE_MS=$(SAMPLE_MS)) vm/boot.sh -n $(NAME) -a "$(APPEND)" \
 		$(foreach d,$(DISK),-D $(abspath $(d))) \
 		$(if $(RUN),-r $(RUN) $(if $(RUN_FILES),-f $(RUN_FILES)) \
 			$(if $(RUN_TIMEOUT),-w $(RUN_TIMEOUT))) \

@@ -167,6 +167,7 @@ static void show(struct ldr_report *r, void *data)
 	}
 	if (o->type < 0 || (int)r->type == o->type) {
 		struct store_workload w;
+		struct store_stats_snapshot snap;
 		struct report_workload rw = { .w = NULL };
 		struct advice a;
 
@@ -179,6 +180,16 @@ static void show(struct ldr_report *r, void *data)
 				o->failed = true;
 			if (found > 0)
 				rw.w = &w;
+		}
+		/* a "too low" report and the tables at that moment */
+		if (o->st && r->type == LDR_LOCKDEP_LIMIT) {
+			int found = store_report_snapshot(o->st, r->id, &snap);
+
+			if (found < 0)
+				o->failed = true;
+			rw.limit = found >= 0;
+			if (found > 0)
+				rw.snapshot = &snap;
 		}
 		if (o->sym)
 			symbolise_report(o->sym, r);
@@ -200,6 +211,8 @@ static void show(struct ldr_report *r, void *data)
 			report_print_plain(stdout, r);
 			if (rw.w)
 				report_print_workload(stdout, &rw);
+			if (rw.limit)
+				report_print_snapshot(stdout, rw.snapshot);
 			if (o->advise)
 				report_print_advice(stdout, &a);
 			break;
@@ -208,6 +221,8 @@ static void show(struct ldr_report *r, void *data)
 			advice_release(&a);
 		if (rw.w)
 			store_workload_release(&w);
+		if (rw.snapshot)
+			store_stats_snapshot_release(&snap);
 		o->shown++;
 	}
 	report_free(r);

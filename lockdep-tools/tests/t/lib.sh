@@ -243,11 +243,16 @@ patched_proc_dir() {
 
 # snapshot, then unchanged: the database $DB holds what it held at the
 # snapshot (nothing stored is lost or changed by a refused input).
-# The SQL that takes a database back from schema version 13 to 12 (the
-# class events), from 13 to 11 (the dependency event stream), and from
-# 10 to 9 (the dependency packs, with 11's stamp column), for the tests
-# of older databases.
-UNDO_V13="DROP VIEW dependency_event_names;
+# The SQL that takes a database back from schema version 15 to 14 (the
+# lockdep_stats series), from 15 to 12 (the class events; 14's indexes
+# are made anew by its migration), from 15 to 11 (the dependency event
+# stream), and from 10 to 9 (the dependency packs, with 11's stamp
+# column), for the tests of older databases.
+UNDO_V15="DROP VIEW stats_sample_steps;
+	DROP TABLE stats_sample_values;
+	DROP TABLE stats_samples"
+UNDO_V13="$UNDO_V15;
+	DROP VIEW dependency_event_names;
 	DROP VIEW class_event_spans;
 	DROP TABLE class_events"
 UNDO_V12="$UNDO_V13;

@@ -52,7 +52,7 @@ same_output() {
 repack() {
 	q "$1" "$UNDO_V12; $UNDO_V10; PRAGMA user_version = 9" &&
 	collect --db "$1" --proc-dir "$FIX" --label repacked &&
-	[ "$(q "$1" "PRAGMA user_version")" = 14 ]
+	[ "$(q "$1" "PRAGMA user_version")" = 15 ]
 }
 
 collect --db "$DB" --proc-dir "$FIX" --label a
