@@ -173,6 +173,13 @@ static unsigned int table_need(const struct cap_usage *u, enum cap_table t,
 	else
 		strbuf_addf(&sb, "; CONFIG_%s=%u keeps %u %% free",
 			    cap_tables[t].option, need, free);
+	if (u->has_growth[t]) {
+		strbuf_addf(&sb, "; growing %.0f a minute in the agent's samples",
+			    u->growth_per_min[t]);
+		if (u->full_in_s[t] >= 0)
+			strbuf_addf(&sb, ", full in %.0f s at that rate",
+				    u->full_in_s[t]);
+	}
 	add_reason(a, strbuf_detach(&sb, NULL));
 	return need;
 }

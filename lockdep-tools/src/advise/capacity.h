@@ -60,6 +60,10 @@ struct cap_usage {
 	unsigned int dominant_pct[CAP_TABLE_NR];
 	/* lockdep turned itself off: the counts stopped short of the need */
 	bool lower_bound;
+	/* the agent's series: growth per minute, seconds to full (-1: never) */
+	bool has_growth[CAP_TABLE_NR];
+	double growth_per_min[CAP_TABLE_NR];
+	double full_in_s[CAP_TABLE_NR];
 };
 
 enum cap_option {

@@ -29,6 +29,12 @@ static const enum cap_table shape_table[CAP_SHAPE_NR] = {
 	[CAP_SHAPE_TRACE_SITE] = CAP_STACK_TRACE,
 };
 
+/* to the nearest integer (no libm for one call) */
+static long long round_ll(double x)
+{
+	return (long long)(x < 0 ? x - 0.5 : x + 0.5);
+}
+
 static double share(unsigned long long part, unsigned long long whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -120,6 +126,18 @@ static void print_tables(FILE *out, const struct capacity *cap)
 			fprintf(out, "%llu%s\n", cap->counted[t],
 				cap->counted[t] == cap->used[t] ? " (equal)" :
 				" (differs)");
+	}
+	for (t = 0; t < CAP_TABLE_NR; t++) {
+		double full = capacity_full_in_s(cap, t);
+
+		if (!cap->has_growth[t])
+			continue;
+		fprintf(out, "growth: %s %+.0f a minute over %lld.%03lld s (%u samples)",
+			cap_tables[t].text, cap->growth_per_min[t],
+			cap->span_ms / 1000, cap->span_ms % 1000, cap->samples);
+		if (full >= 0)
+			fprintf(out, "; full in %.0f s at that rate", full);
+		fputc('\n', out);
 	}
 }
 
@@ -288,6 +306,16 @@ static void json_tables(struct json_writer *w, const struct capacity *cap,
 			jsonw_uint(w, cap->counted[t]);
 		else
 			jsonw_null(w);
+		jsonw_name(w, "growth_per_min");
+		if (cap->has_growth[t])
+			jsonw_int(w, round_ll(cap->growth_per_min[t]));
+		else
+			jsonw_null(w);
+		jsonw_name(w, "full_in_s");
+		if (capacity_full_in_s(cap, t) >= 0)
+			jsonw_int(w, round_ll(capacity_full_in_s(cap, t)));
+		else
+			jsonw_null(w);
 		jsonw_name(w, "consumers");
 		jsonw_start_object(w);
 		for (by = 0; by < CAP_BY_NR && cap->has_counted[t]; by++) {
@@ -327,6 +355,7 @@ void report_json_capacity(struct json_writer *w, const struct capacity *cap,
 	for (i = 0; i < cap->nr_boots; i++)
 		jsonw_int(w, cap->boots[i]);
 	jsonw_end_array(w);
+	jsonw_bool_field(w, "from_snapshot", cap->from_snapshot);
 	json_tables(w, cap, top);
 	jsonw_uint_field(w, "dependencies", cap->deps);
 	t = capacity_fullest(cap);

@@ -467,9 +467,55 @@ static int limit_row(const struct store_report_key_row *r, void *data)
 {
 	struct limit_reports *l = data;
 
-	if (r->type && !strcmp(r->type, "lockdep-limit"))
+	if (r->type && !strcmp(r->type, "lockdep-limit") &&
+	    !l->cap->from_snapshot)
 		note(l->cap, "boot %" PRId64 " reported \"%s\": no snapshot of that moment is stored, so the tables counted are those at the end of the boot, after lockdep turned itself off",
 		     l->boot, r->title ? r->title : "");
+	return 0;
+}
+
+static int growth_row(const struct store_cap_growth *g, void *data)
+{
+	struct capacity *cap = data;
+	int t = cap_table_by_stat(g->name);
+
+	if (t < 0 || g->last_ms <= g->first_ms)
+		return 0;
+	cap->has_growth[t] = true;
+	cap->growth_per_min[t] = ((double)g->last - (double)g->first) *
+		60000.0 / (double)(g->last_ms - g->first_ms);
+	cap->span_ms = g->last_ms - g->first_ms;
+	cap->samples = g->samples;
+	return 0;
+}
+
+struct snapshot_ctx {
+	struct capacity *cap;
+	int64_t boot;
+	bool said;
+};
+
+/* The snapshot's line of a table replaces lockdep_stats' of the end. */
+static int snapshot_row(const struct store_cap_snapshot *s, void *data)
+{
+	struct snapshot_ctx *x = data;
+	int t = cap_table_by_stat(s->name);
+
+	if (!x->said) {
+		note(x->cap, "boot %" PRId64 ": used and max are the snapshot the agent took at %lld.%03lld s, when report %" PRId64 " (\"%s\") fired; the export's rows are of the end of the boot",
+		     x->boot, s->time_ms / 1000, s->time_ms % 1000, s->report_id,
+		     s->title ? s->title : "no report names it");
+		x->said = true;
+		x->cap->from_snapshot = true;
+	}
+	if (t >= 0) {
+		x->cap->has_stat[t] = true;
+		x->cap->used[t] = s->value;
+		if (s->has_max)
+			x->cap->max[t] = s->max;
+	}
+	if (!strcmp(s->name, "debug_locks"))
+		x->cap->lockdep_off |= s->value == 0;
 	return 0;
 }
 
@@ -482,7 +528,11 @@ static int count_boot(struct store *st, int64_t boot, struct capacity *cap)
 	long long hash_bits;
 	int ret, t;
 
+	struct snapshot_ctx sx = { .cap = cap, .boot = boot };
+
 	if (store_stat_foreach(st, boot, stat_row, cap) ||
+	    store_capacity_snapshot(st, boot, snapshot_row, &sx) ||
+	    store_capacity_growth(st, boot, growth_row, cap) ||
 	    store_report_key_foreach(st, boot, limit_row, &lr))
 		return -1;
 	if (!cap->has_stat[CAP_CLASSES])
@@ -543,6 +593,16 @@ static void fold(struct capacity *dst, struct capacity *src)
 	}
 	dst->deps = umax(dst->deps, src->deps);
 	dst->lockdep_off |= src->lockdep_off;
+	dst->from_snapshot |= src->from_snapshot;
+	for (t = 0; t < CAP_TABLE_NR; t++) {
+		if (!src->has_growth[t] || (dst->has_growth[t] &&
+		    dst->growth_per_min[t] >= src->growth_per_min[t]))
+			continue;
+		dst->has_growth[t] = true;
+		dst->growth_per_min[t] = src->growth_per_min[t];
+		dst->span_ms = src->span_ms;
+		dst->samples = src->samples;
+	}
 	for (t = 0; t < CAP_BY_NR; t++)
 		map_fold(&dst->by[t], &src->by[t]);
 	for (t = 0; t < CAP_SHAPE_NR; t++)
@@ -664,6 +724,15 @@ int capacity_fullest(const struct capacity *cap)
 	return best;
 }
 
+double capacity_full_in_s(const struct capacity *cap, int t)
+{
+	if (!cap->has_growth[t] || cap->growth_per_min[t] <= 0 ||
+	    !cap->max[t] || cap->used[t] >= cap->max[t])
+		return cap->used[t] >= cap->max[t] && cap->max[t] ? 0 : -1;
+	return (double)(cap->max[t] - cap->used[t]) * 60.0 /
+		cap->growth_per_min[t];
+}
+
 void capacity_usage(const struct capacity *cap, struct cap_usage *u,
 		    char *words[CAP_TABLE_NR])
 {
@@ -679,6 +748,9 @@ void capacity_usage(const struct capacity *cap, struct cap_usage *u,
 		u->used[t] = cap->used[t];
 		u->max[t] = cap->max[t];
 		u->has[t] = cap->has_stat[t] || cap->has_counted[t];
+		u->has_growth[t] = cap->has_growth[t];
+		u->growth_per_min[t] = cap->growth_per_min[t];
+		u->full_in_s[t] = capacity_full_in_s(cap, t);
 		if (!cap->has_counted[t] || !cap->counted[t])
 			continue;
 		/* a name of many classes that holds a third of the table */

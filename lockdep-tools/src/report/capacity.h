@@ -23,6 +23,11 @@
  * chains of stack traces are not counted (the kernel's jhash of the
  * entries decides them), only reported.
  *
+ * When the boot has the agent's lockdep_stats series, each table's
+ * growth rate is measured over it, and when it has a snapshot taken at
+ * a "too low" report, used and max are the snapshot's: the table that
+ * ran out, at that moment.
+ *
  * Invariants:
  *  (1) For a union, each table's used, max and counted rows, and each
  *      consumer's and shape's rows, are the largest of any one boot of
@@ -83,6 +88,18 @@ struct capacity {
 	/* lockdep_stats' debug_locks was 0: lockdep turned itself off, and
 	 * every count stopped where it was (a lower bound of the need) */
 	bool lockdep_off;
+	/*
+	 * The agent's series (lockdep-db(5), stats_samples): each table's
+	 * growth from the first to the last periodic sample, per minute
+	 * (for a union, the fastest boot's); span_ms and samples of the
+	 * series it was measured over
+	 */
+	double growth_per_min[CAP_TABLE_NR];
+	bool has_growth[CAP_TABLE_NR];
+	long long span_ms;
+	unsigned int samples;
+	/* used and max are the snapshot's, taken when a "too low" fired */
+	bool from_snapshot;
 	struct cap_map by[CAP_BY_NR];
 	struct cap_map shapes[CAP_SHAPE_NR];
 	struct cap_stat *other;	/* lockdep_stats lines of no table we know */
@@ -111,6 +128,9 @@ size_t cap_map_top(const struct cap_map *m, enum cap_table t, uint32_t *out,
 
 /* The fullest table (used/max) of those with a limit, or -1. */
 int capacity_fullest(const struct capacity *cap);
+
+/* Seconds until table @t is full at its growth, or -1 (not growing, or no limit). */
+double capacity_full_in_s(const struct capacity *cap, int t);
 
 /* The usage the advice is drawn from (dominant consumers named). */
 void capacity_usage(const struct capacity *cap, struct cap_usage *u,

@@ -40,6 +40,8 @@ struct rows {
 		int (*cls)(const struct store_cap_class *c, void *data);
 		int (*chain)(const struct store_cap_chain_class *c, void *data);
 		int (*trace)(const struct store_cap_trace *t, void *data);
+		int (*growth)(const struct store_cap_growth *g, void *data);
+		int (*snapshot)(const struct store_cap_snapshot *s, void *data);
 	} fn;
 	void *data;
 };
@@ -148,6 +150,78 @@ int store_capacity_traces(struct store *st, int64_t boot,
 		" SELECT t.id, t.nr, t.site, coalesce(b.cls, 0), coalesce(b.n, 0)"
 		" FROM traces t LEFT JOIN byid b ON b.trace_id = t.id"
 		" WHERE t.boot_id = ?1 ORDER BY t.id", boot, trace_row, &r);
+}
+
+static int growth_row(sqlite3_stmt *s, void *data)
+{
+	struct rows *r = data;
+	struct store_cap_growth g = {
+		.name = store_col_text(s, 0),
+		.first = (unsigned long long)sqlite3_column_int64(s, 1),
+		.last = (unsigned long long)sqlite3_column_int64(s, 2),
+		.first_ms = sqlite3_column_int64(s, 3),
+		.last_ms = sqlite3_column_int64(s, 4),
+		.samples = (unsigned int)sqlite3_column_int(s, 5),
+	};
+
+	if (!g.name)
+		return 0;
+	return r->fn.growth(&g, r->data);
+}
+
+int store_capacity_growth(struct store *st, int64_t boot,
+			  int (*fn)(const struct store_cap_growth *g,
+				    void *data),
+			  void *data)
+{
+	struct rows r = { .fn.growth = fn, .data = data };
+
+	return each_row(st,
+		"WITH b AS (SELECT min(idx) AS f, max(idx) AS l, count(*) AS n"
+		"  FROM stats_samples WHERE boot_id = ?1 AND kind = 'periodic')"
+		" SELECT v1.name, v1.value, v2.value, s1.time_ms, s2.time_ms, b.n"
+		" FROM b JOIN stats_samples s1 ON s1.boot_id = ?1 AND s1.idx = b.f"
+		" JOIN stats_samples s2 ON s2.boot_id = ?1 AND s2.idx = b.l"
+		" JOIN stats_sample_values v1 ON v1.boot_id = ?1"
+		"  AND v1.sample_idx = b.f"
+		" JOIN stats_sample_values v2 ON v2.boot_id = ?1"
+		"  AND v2.sample_idx = b.l AND v2.name = v1.name"
+		" WHERE b.n >= 2 ORDER BY v1.idx", boot, growth_row, &r);
+}
+
+static int snapshot_row(sqlite3_stmt *s, void *data)
+{
+	struct rows *r = data;
+	struct store_cap_snapshot n = {
+		.time_ms = sqlite3_column_int64(s, 0),
+		.report_id = sqlite3_column_int64(s, 1),
+		.title = store_col_text(s, 2),
+		.name = store_col_text(s, 3),
+		.value = (unsigned long long)sqlite3_column_int64(s, 4),
+		.max = (unsigned long long)sqlite3_column_int64(s, 5),
+		.has_max = sqlite3_column_type(s, 5) != SQLITE_NULL,
+	};
+
+	if (!n.name)
+		return 0;
+	return r->fn.snapshot(&n, r->data);
+}
+
+int store_capacity_snapshot(struct store *st, int64_t boot,
+			    int (*fn)(const struct store_cap_snapshot *s,
+				      void *data),
+			    void *data)
+{
+	struct rows r = { .fn.snapshot = fn, .data = data };
+
+	return each_row(st,
+		"WITH f AS (SELECT idx, time_ms, report_id FROM stats_samples"
+		"  WHERE boot_id = ?1 AND kind = 'snapshot' ORDER BY idx LIMIT 1)"
+		" SELECT f.time_ms, coalesce(f.report_id, 0), r.title, v.name,"
+		" v.value, v.max FROM f"
+		" JOIN stats_sample_values v ON v.boot_id = ?1 AND v.sample_idx = f.idx"
+		" LEFT JOIN reports r ON r.id = f.report_id ORDER BY v.idx",
+		boot, snapshot_row, &r);
 }
 
 struct config_query {

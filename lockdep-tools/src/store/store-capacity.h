@@ -61,6 +61,35 @@ int store_capacity_traces(struct store *st, int64_t boot,
 				    void *data),
 			  void *data);
 
+/*
+ * The agent's lockdep_stats series (schema 15, lockdep-db(5)): each line
+ * of the boot's first and last periodic sample, when it has two or more.
+ */
+struct store_cap_growth {
+	const char *name;	/* the lockdep_stats label */
+	unsigned long long first, last;	/* its value in each */
+	long long first_ms, last_ms;	/* the samples' guest times */
+	unsigned int samples;	/* periodic samples in the series */
+};
+int store_capacity_growth(struct store *st, int64_t boot,
+			  int (*fn)(const struct store_cap_growth *g,
+				    void *data),
+			  void *data);
+
+/* Each line of the boot's first snapshot (taken at a "too low" report). */
+struct store_cap_snapshot {
+	long long time_ms;	/* guest time it was read at */
+	int64_t report_id;	/* the report that fired it; 0: none */
+	const char *title;	/* ... its title, or NULL */
+	const char *name;	/* a lockdep_stats line of it */
+	unsigned long long value, max;
+	bool has_max;
+};
+int store_capacity_snapshot(struct store *st, int64_t boot,
+			    int (*fn)(const struct store_cap_snapshot *s,
+				      void *data),
+			    void *data);
+
 /* The value of CONFIG_@name in the boot's /proc/config.gz (1), 0 if not there, -1. */
 int store_capacity_config(struct store *st, int64_t boot, const char *name,
 			  long long *value);

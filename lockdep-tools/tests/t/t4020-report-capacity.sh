@@ -257,6 +257,36 @@ test_expect_success 'shapes: chains of the same classes in other orders, as the 
 	test_cmp expect actual
 '
 
+test_expect_success 'the agent'"'"'s series: growth and time to full; the snapshot'"'"'s tables at the report' '
+	raw_from_fixtures sr "$FIX61" graph &&
+	cat "$FIX61/console.log" | kmsg_from_log 0 >sr/kmsg &&
+	seq=$(wc -l <sr/kmsg) &&
+	printf "[   62.000000] %s\n" "BUG: MAX_LOCKDEP_ENTRIES too low!" \
+		"turning off the locking correctness validator." \
+		"CPU: 1 PID: 120 Comm: stress-ng Not tainted 6.1.192+ #1" \
+		"Call Trace:" " <TASK>" " dump_stack_lvl+0x45/0x5d" \
+		" </TASK>" | kmsg_from_log "$seq" >>sr/kmsg &&
+	n=$(wc -l <sr/kmsg) &&
+	mkdir -p sr/files/run/lockdep &&
+	deps() { sed "s/^\( direct dependencies: *\)[0-9]*/\1$1/" "$FIX61/lockdep_stats"; } &&
+	{ echo "@ 0 1000 periodic 2000" && deps 1000 &&
+	  echo "@ 1 61000 periodic 2000" && deps 1600 &&
+	  echo "@ 2 62000 snapshot $seq" && deps 2000; } >sr/files/run/lockdep/stats &&
+	raw_manifest sr "kmsg complete $n 0 $((n - 1)) -" &&
+	sed -i "/^kmsg /i file complete /run/lockdep/stats $(wc -c <sr/files/run/lockdep/stats)" sr/MANIFEST &&
+	test_expect_code 3 "$BIN/lockdep-collect" --db "$DB" --raw-dir sr --label series >/dev/null 2>&1 &&
+	report --db "$DB" --boot series --capacity >out &&
+	grep "^list entries  *2000  *32768  *6.1%  720 (differs)$" out &&
+	grep "^growth: list entries +600 a minute over 60.000 s (2 samples); full in 3077 s at that rate$" out &&
+	grep "^note: boot [0-9]*: used and max are the snapshot the agent took at 62.000 s, when report [0-9]* (\"MAX_LOCKDEP_ENTRIES too low\") fired" out &&
+	! grep "no snapshot of that moment" out &&
+	grep "^  why: list entries: 2000 used of 32768 (6 %); .*; growing 600 a minute in the agent.s samples, full in 3077 s at that rate$" out &&
+	report --db "$DB" --boot series --capacity --json >cap.json &&
+	field "d[\"from_snapshot\"], t[\"list_entries\"][\"growth_per_min\"], t[\"list_entries\"][\"full_in_s\"], t[\"chains\"][\"growth_per_min\"]" >actual &&
+	echo "True 600 3077 0" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'usage: --capacity needs --db and takes no report options' '
 	test_expect_code 64 report --capacity "$FIX61/console.log" 2>err &&
 	grep "needs --db" err &&
