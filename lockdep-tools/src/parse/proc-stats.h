@@ -9,7 +9,7 @@
  * Every line of that shape is a record, known label or not: a newer or
  * older kernel's counters are kept as generic label/value pairs, never
  * lost. known says whether the label is one of the kernel's own, 2.6.17
- * to 6.1 (proc_lockdep_stat_known() lists them); it never changes how a
+ * to 6.1 and our series' (proc_lockdep_stat_known() lists them); it never changes how a
  * line is parsed. Blank lines separate groups and are skipped.
  *
  * Invariants (besides those of proc-common.h):
