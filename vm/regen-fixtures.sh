@@ -24,8 +24,9 @@
 #                   (the cut is one gap, said when collected)
 #   snapshot-graph  the graph export the agent copied at "too low", whole
 #                   (the analysis is of all of it), gzip'ed
-#   console.log     the boot's console: the kernel's first line and the
-#                   "too low" report, up to its end
+#   kmsg            the kernel log records as the agent sent them: the
+#                   first (Linux version) and the "too low" report's,
+#                   with their sequence numbers (the snapshot names one)
 #   lockdep_stats   /proc/lockdep_stats at the end of the boot
 # Review the diff before committing: the tests know these files' counts.
 set -euo pipefail
@@ -48,10 +49,10 @@ if [ "${KERNEL_VARIANT:-}" = capacity ]; then
 		"$series" >"$out/stats"
 	gzip -9n <"$raw/files/run/lockdep/snapshot-graph" >"$out/snapshot-graph.gz"
 	cp "$raw/files/proc/lockdep_stats" "$out/lockdep_stats"
-	tr -d '\r' <"$BUILD/vm/$name/console.log" | awk '
-		NR == 1 || /BUG: MAX_[A-Z_]* too low!/ { p = 1 }
-		p { print } p && /<\/TASK>/ { p = 0 }
-		NR == 1 { p = 0 }' >"$out/console.log"
+	awk 'NR == 1 { print; next }
+		/;BUG: MAX_[A-Z_]* too low!/ { p = 1 }
+		p { print } p && /<\/TASK>/ { p = 0 }' \
+		"$raw/kmsg" >"$out/kmsg"
 	progress "fixtures written to ${out#"$TOP"/}"
 	exit
 fi
