@@ -19,8 +19,8 @@
 # workload boot of the capacity kernel (make check-capacity's t0350:
 # FROM=t0350-capacity takes its boot as it is, else pass the workload,
 # "-r vm/workloads/all.sh -f vm/workloads", and SAMPLE_MS=1000):
-#   stats           the agent's series: its first sample, and the last
-#                   SERIES_KEEP (24) up to the snapshot and after it
+#   stats           the agent's series: its first sample, the last
+#                   SERIES_KEEP (24) up to the snapshot and 5 after it
 #                   (the cut is one gap, said when collected)
 #   snapshot-graph  the graph export the agent copied at "too low", whole
 #                   (the analysis is of all of it), gzip'ed
@@ -44,8 +44,8 @@ if [ "${KERNEL_VARIANT:-}" = capacity ]; then
 	mkdir -p "$out"
 	keep=${SERIES_KEEP:-24}
 	snap=$(sed -n 's/^@ \([0-9]*\) [0-9]* snapshot .*/\1/p' "$series")
-	awk -v from=$((snap - keep)) '
-		/^@ / { n = $2 } n == 0 || n >= from { print }' \
+	awk -v from=$((snap - keep)) -v to=$((snap + 5)) '
+		/^@ / { n = $2 } n == 0 || (n >= from && n <= to) { print }' \
 		"$series" >"$out/stats"
 	gzip -9n <"$raw/files/run/lockdep/snapshot-graph" >"$out/snapshot-graph.gz"
 	cp "$raw/files/proc/lockdep_stats" "$out/lockdep_stats"

@@ -154,4 +154,41 @@ test_expect_success 'a malformed series: the line named, exit 2, nothing stored'
 	unchanged
 '
 
+# The capacity kernel's boot (fixtures/capacity, vm/regen-fixtures.sh
+# from make check-capacity's t0350): its series, its snapshot and the
+# report's kernel log records as the agent sent them, in the 6.1
+# fixtures' raw directory.
+FIXCAP=$TOP/lockdep-tools/tests/fixtures/capacity
+
+test_expect_success 'the capacity boot: its real series and snapshot, linked to its report' '
+	raw_from_fixtures cap "" graph &&
+	cp "$FIXCAP/kmsg" cap/kmsg &&
+	cp "$FIXCAP/lockdep_stats" cap/files/proc/lockdep_stats &&
+	mkdir -p cap/files/run/lockdep &&
+	cp "$FIXCAP/stats" cap/files$SERIES &&
+	gzip -dc "$FIXCAP/snapshot-graph.gz" >cap/files$SNAP &&
+	first=$(sed -n "2s/^[0-9]*,\([0-9]*\),.*/\1/p" cap/kmsg) &&
+	last=$(tail -n 1 cap/kmsg | cut -d, -f2) &&
+	RAW_GRAPH=$GRAPH_PATH raw_manifest cap \
+		"kmsg complete $(wc -l <cap/kmsg) 0 $last 1-$((first - 1))" &&
+	for f in $SNAP $SERIES; do
+		sed -i "/^kmsg /i file complete $f $(wc -c <"cap/files$f")" cap/MANIFEST ||
+		return 1
+	done &&
+	collect_raw --db cap.db --raw-dir cap 2>err &&
+	cat err &&
+	test "$(q cap.db "SELECT count(*) FROM stats_samples")" = "$(grep -c "^@ " "$FIXCAP/stats")" &&
+	test "$(q cap.db "SELECT count(*) FROM stats_sample_values WHERE known = 0")" = 0 &&
+	# the fixture keeps the first sample and the last ones: one gap, said
+	test "$(grep -c "samples are missing" err)" = 1 &&
+	! grep -q "no \"too low\" report\|has no snapshot" err &&
+	test "$(q cap.db "SELECT r.type || \" \" || (r.kmsg_seq = s.kmsg_seq) || \" \" || s.graph_path FROM stats_samples s JOIN reports r ON r.id = s.report_id")" = \
+		"lockdep-limit 1 $SNAP" &&
+	q cap.db "SELECT title FROM reports WHERE type = \"lockdep-limit\"" | grep -q "MAX_LOCKDEP_ENTRIES" &&
+	# the snapshot is of the table that ran out: full, and as the export says
+	test "$(q cap.db "SELECT v.value = v.max FROM stats_sample_values v JOIN stats_samples s ON s.boot_id = v.boot_id AND s.idx = v.sample_idx WHERE s.kind = \"snapshot\" AND v.name = \"direct dependencies\"")" = 1 &&
+	test $((2 * $(grep -c "^dep " cap/files$SNAP))) = \
+		"$(q cap.db "SELECT v.value FROM stats_sample_values v JOIN stats_samples s ON s.boot_id = v.boot_id AND s.idx = v.sample_idx WHERE s.kind = \"snapshot\" AND v.name = \"direct dependencies\"")"
+'
+
 test_done
