@@ -56,6 +56,12 @@ mutation report-missing-input-exit builtin/lockdep-report.c \
 # a report line dropped: the message line of the plain text
 mutation report-message-line report/report-plain.c \
 	'/field(out, "message:", r->message);/d' t4001 t4002
+# --capacity's count: a stored trace without struct lock_trace's header
+mutation capacity-trace-header report/capacity.c \
+	's/unsigned long long entries = (unsigned long long)t->nr + 3;/unsigned long long entries = t->nr;/' t4020
+# lockdep-diff's consumers that grew: a consumer that stayed counts too
+mutation diff-grew-equal diff/diff-capacity.c \
+	's/if (mb->rows\[i\]\[t\] <= ra)/if (mb->rows[i][t] < ra)/' t4020
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ldt-mutate.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT

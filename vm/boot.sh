@@ -38,7 +38,8 @@
 # streams them, and the global trace clock: with the default one, the
 # kernel resets the buffer when it finds the TSC unstable, as under
 # TCG, losing the boot's events); EVENTS=0 boots with them compiled in and off
-# (bench/lock-hotpath.sh). A kernel without them logs "Failed to enable
+# (bench/lock-hotpath.sh). SAMPLE_MS=N sets the agent's lockdep_stats
+# interval (lockdep-agent(8) SAMPLES; 0 turns its sampler off). A kernel without them logs "Failed to enable
 # trace event" and boots on (one of the v2 series: for lock:lockdep_class,
 # its class events, alone).
 #
@@ -110,6 +111,13 @@ GRACE=30
 
 if [ "${EVENTS:-1}" != 0 ]; then
 	append="trace_event=lock:lockdep_dependency,lock:lockdep_usage,lock:lockdep_class_zapped,lock:lockdep_class trace_buf_size=4M trace_clock=global${append:+ $append}"
+fi
+
+if [ -n "${SAMPLE_MS:-}" ]; then
+	case $SAMPLE_MS in
+	*[!0-9]*) die "SAMPLE_MS must be a number of milliseconds, not '$SAMPLE_MS'" ;;
+	esac
+	append="$append lockdep_sample_ms=$SAMPLE_MS"
 fi
 
 dir=$BUILD/vm/$name

@@ -17,7 +17,9 @@
 # that only the union of boots ab and ba has, the diff ab -> ba, which
 # names that cycle as new, and the advice on the reports of boots abba (a
 # real deadlock: no annotation) and i-mutex (an annotation, with its
-# patch against build/linux).
+# patch against build/linux), and what fills lockdep's tables in the
+# workload boot (lockdep-report --capacity): the demo ends with its
+# headroom line, the fullest table and its top consumer.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=demo
@@ -70,6 +72,10 @@ grep -q '^advice: real deadlock' "$out/advice-abba.txt" &&
 	{ echo "demo: error: the abba boot was not advised a real deadlock (see $out/advice-abba.txt)" >&2; exit 1; }
 grep -q '^  patch:' "$out/advice-i-mutex.txt" ||
 	{ echo "demo: error: no patch advised for i-mutex (see $out/advice-i-mutex.txt)" >&2; exit 1; }
+"$bin/lockdep-report" --db "$db" --boot workload --capacity >"$out/capacity.txt"
+headroom=$(sed -n 's/^headroom: //p' "$out/capacity.txt")
+[ -n "$headroom" ] ||
+	{ echo "demo: error: no headroom line for the workload boot (see $out/capacity.txt)" >&2; exit 1; }
 # counts LABEL: the boot's classes and chains as its /proc/lockdep_stats
 # gave them, and its dependencies (A -> B pairs) as the database, the
 # graph and the explorer count them: lockdep_stats' "direct dependencies"
@@ -97,4 +103,6 @@ $(sed -n '/^  patch:$/,$p' "$out/advice-i-mutex.txt" | tail -n +2 | sed 's/^/   
 demo: workload:     all.sh on 2 CPUs: $wc classes, $wd dependencies (A -> B), $wch chains; the idle boot: $ic, $id, $ich
                     ($("$bin/lockdep-report" --db "$db" --boot 6 --list | wc -l) reports; output: build/vm/demo-workload/raw/workload.out)
 demo: console logs: build/vm/demo-{abba,ab,ba,i-mutex,idle,workload}/console.log, raw files in build/vm/demo-*/raw/
+demo: capacity:     ${out#"$TOP"/}/capacity.txt   (what fills lockdep's tables in the workload boot, and the BITS that hold it)
+demo: headroom:     $headroom
 MSG

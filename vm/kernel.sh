@@ -32,6 +32,15 @@
 # build/linux-kasan, a detached worktree at branch lockdep's tip (moved
 # there by checkout when the series changed, so that only what changed
 # is rebuilt), configured as the lockdep kernel plus vm/kasan.config.
+#
+# KERNEL_VARIANT=capacity builds the series with lockdep's tables made
+# small (make check-capacity): build/linux-capacity, a copy of the built
+# lockdep tree (cp -a keeps its objects and times, and its .cmd files
+# are told the new path, so Kbuild recompiles only what the BITS
+# options touch: lockdep and a relink), configured as
+# the lockdep kernel plus CAPACITY_CONFIG (default vm/capacity.config).
+# Another CAPACITY_CONFIG reconfigures the same tree: each switch
+# rebuilds lockdep's few files, and ccache makes a switch back cheap.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=kernel
@@ -43,7 +52,11 @@ CONFIG_FRAGMENTS=("$TOP/kernel-patches/lockdep.config")
 JOBS=${JOBS:-$(nproc)}
 STAMP=$KSRC.stamp
 VARIANT=${KERNEL_VARIANT:-lockdep}
-[ "$VARIANT" != lockdep ] && CONFIG_FRAGMENTS+=("$TOP/vm/$VARIANT.config")
+case $VARIANT in
+lockdep) ;;
+capacity) CONFIG_FRAGMENTS+=("${CAPACITY_CONFIG:-$TOP/vm/capacity.config}") ;;
+*) CONFIG_FRAGMENTS+=("$TOP/vm/$VARIANT.config") ;;
+esac
 # Log names of the plain and kasan kernels' steps start with "plain-" and
 # "kasan-" (after BASELOG, lib.sh).
 LOG=$BASELOG
@@ -120,6 +133,30 @@ do_tree_plain() {
 # do_patches (of the lockdep kernel, run first) keeps current.
 do_tree_kasan() {
 	worktree_at lockdep "the series' tip"
+}
+
+# The capacity tree: a copy of the built lockdep tree, made anew when
+# the series moved on (its HEAD is no longer branch lockdep's tip).
+do_tree_capacity() {
+	local want
+	want=$(git -C "$KREPO" rev-parse lockdep)
+	[ -f "$KREPO/arch/x86/boot/bzImage" ] ||
+		die "the lockdep kernel is not built: 'make kernel' first (the capacity tree is a copy of it)"
+	if [ -d "$KSRC/.git" ] &&
+	   [ "$(git -C "$KSRC" rev-parse -q --verify HEAD 2>/dev/null)" = "$want" ]; then
+		progress "tree: capacity copy at the series' tip"
+		return
+	fi
+	rm -rf "$KSRC" "$STAMP"-*
+	mkdir -p "$KSRC"
+	run_logged "${LOG}copy" cp -a "$KREPO/." "$KSRC/"
+	# objtool is built with absolute paths, which its .cmd files keep:
+	# under another path Kbuild rebuilds it, and after it every object
+	# (each depends on the objtool binary): the whole kernel, 83 minutes
+	# here under load. The copy's .cmd files name the copy instead.
+	old=$(cd "$KREPO" && pwd -P)
+	grep -rlF --include='.*.cmd' "$old" "$KSRC" |
+		xargs -r sed -i "s|$old|$KSRC|g"
 }
 
 do_patches() {

@@ -30,6 +30,8 @@ KREPO=$BUILD/linux$KBASE
 #   plain    the pristine tree, same config, the scenario module built out of
 #            tree: the baseline of bench/lock-hotpath.sh
 #   kasan    the series with KASAN on (vm/kasan.config): make check-kasan
+#   capacity the series with lockdep's tables made small (CAPACITY_CONFIG,
+#            default vm/capacity.config): make check-capacity
 # VM_MODULES and VM_INITRD replace the lockdep kernel's installed modules
 # and initramfs (vm/scenario-module.sh: a rebuilt scenario module; VM_INITRD
 # also the plain kernel's: boot.sh -r, one with the workload appended), and
@@ -42,7 +44,9 @@ plain) KSRC=$KREPO-plain MODULES=$KREPO-plain.modules
 	INITRD=${VM_INITRD:-$BUILD/initramfs$KBASE-plain.cpio.gz} ;;
 kasan) KSRC=$KREPO-kasan MODULES=$KREPO-kasan.modules
 	INITRD=${VM_INITRD:-$BUILD/initramfs$KBASE-kasan.cpio.gz} ;;
-*) echo "KERNEL_VARIANT must be lockdep, plain or kasan, not '$KERNEL_VARIANT'" >&2
+capacity) KSRC=$KREPO-capacity MODULES=$KREPO-capacity.modules
+	INITRD=${VM_INITRD:-$BUILD/initramfs$KBASE-capacity.cpio.gz} ;;
+*) echo "KERNEL_VARIANT must be lockdep, plain, kasan or capacity, not '$KERNEL_VARIANT'" >&2
 	exit 64 ;;
 esac
 KIMAGE=${VM_KERNEL:-$KSRC/arch/x86/boot/bzImage}

@@ -15,10 +15,47 @@
 # lockdep_graph fixture already there (class indices of an idle boot of
 # one kernel and config are the same from boot to boot: check the
 # counts t6800 prints).
+# KERNEL_VARIANT=capacity writes fixtures/capacity/ instead, from a
+# workload boot of the capacity kernel (make check-capacity's t0350:
+# FROM=t0350-capacity takes its boot as it is, else pass the workload,
+# "-r vm/workloads/all.sh -f vm/workloads", and SAMPLE_MS=1000):
+#   stats           the agent's series: its first sample, the last
+#                   SERIES_KEEP (24) up to the snapshot and 5 after it
+#                   (the cut is one gap, said when collected)
+#   snapshot-graph  the graph export the agent copied at "too low", whole
+#                   (the analysis is of all of it), gzip'ed
+#   kmsg            the kernel log records as the agent sent them: the
+#                   first (Linux version) and the "too low" report's,
+#                   with their sequence numbers (the snapshot names one)
+#   lockdep_stats   /proc/lockdep_stats at the end of the boot
 # Review the diff before committing: the tests know these files' counts.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=fixtures
+
+if [ "${KERNEL_VARIANT:-}" = capacity ]; then
+	out=$TOP/lockdep-tools/tests/fixtures/capacity
+	name=${FROM:-fixtures-capacity}
+	raw=$BUILD/vm/$name/raw
+	[ -n "${FROM:-}" ] || "$TOP/vm/boot.sh" -n "$name" "$@"
+	series=$raw/files/run/lockdep/stats
+	[ -f "$series" ] && [ -f "$raw/files/run/lockdep/snapshot-graph" ] ||
+		die "$raw has no series and snapshot: not a boot that ran out?"
+	mkdir -p "$out"
+	keep=${SERIES_KEEP:-24}
+	snap=$(sed -n 's/^@ \([0-9]*\) [0-9]* snapshot .*/\1/p' "$series")
+	awk -v from=$((snap - keep)) -v to=$((snap + 5)) '
+		/^@ / { n = $2 } n == 0 || (n >= from && n <= to) { print }' \
+		"$series" >"$out/stats"
+	gzip -9n <"$raw/files/run/lockdep/snapshot-graph" >"$out/snapshot-graph.gz"
+	cp "$raw/files/proc/lockdep_stats" "$out/lockdep_stats"
+	awk 'NR == 1 { print; next }
+		/;BUG: MAX_[A-Z_]* too low!/ { p = 1 }
+		p { print } p && /<\/TASK>/ { p = 0 }' \
+		"$raw/kmsg" >"$out/kmsg"
+	progress "fixtures written to ${out#"$TOP"/}"
+	exit
+fi
 
 base=${KBASE#-}
 out=$TOP/lockdep-tools/tests/fixtures/${base:-6.1}

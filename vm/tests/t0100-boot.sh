@@ -48,6 +48,23 @@ test_expect_success 'kmsg stream is complete with no sequence gap' '
 	grep -q "testcases passed" "$RAW/kmsg"
 '
 
+# The agent's sampler (lockdep-agent(8) SAMPLES), on by default: its
+# series arrived whole, each sample has the lines the kernel's own
+# lockdep_stats has, every label one the parser knows (on 6.12 too).
+test_expect_success 'the agent sampled lockdep_stats: whole samples, every line known' '
+	grep -qx "file complete /run/lockdep/stats [1-9][0-9]*" "$RAW/MANIFEST" &&
+	"$BIN/lockdep-collect" --db s.db --raw-dir "$RAW" >/dev/null 2>err &&
+	! grep -q "run/lockdep/stats" err &&
+	n=$(sqlite3 s.db "SELECT count(*) FROM stats_samples WHERE kind = '\''periodic'\''") &&
+	echo "$n samples" &&
+	test "$n" -ge 1 &&
+	test "$(sqlite3 s.db "SELECT count(*) FROM stats_sample_values WHERE known = 0")" = 0 &&
+	sed -n "s/^ *\([^:]*[^: ]\) *:.*/\1/p" "$RAW/files/proc/lockdep_stats" >labels &&
+	last=$(sqlite3 s.db "SELECT max(idx) FROM stats_samples") &&
+	sqlite3 s.db "SELECT name FROM stats_sample_values WHERE sample_idx = $last ORDER BY idx" >sampled &&
+	test_cmp labels sampled
+'
+
 test_expect_success 'the kernel is the one we built' '
 	release=$(make -s -C "$KTREE" kernelrelease) &&
 	grep -q "Linux version $release " "$RAW/files/proc/version"

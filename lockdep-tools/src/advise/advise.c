@@ -21,6 +21,7 @@ static const char *const keys[ADV_VERDICT_NR] = {
 	[ADV_LOCKING_BUG] = "locking-bug",
 	[ADV_LIMIT] = "limit",
 	[ADV_UNSURE] = "unsure",
+	[ADV_CAPACITY] = "capacity",
 };
 
 static const char *const texts[ADV_VERDICT_NR] = {
@@ -30,6 +31,7 @@ static const char *const texts[ADV_VERDICT_NR] = {
 	[ADV_LOCKING_BUG] = "locking bug (double unlock, lock freed while held, lock held on return to user): fix the code path",
 	[ADV_LIMIT] = "limit reached: raise the CONFIG_ option of the full table",
 	[ADV_UNSURE] = "unsure: the report does not show enough to decide",
+	[ADV_CAPACITY] = "lockdep's tables for this workload",
 };
 
 const char *adv_verdict_key(enum adv_verdict v)

@@ -36,6 +36,7 @@ enum adv_verdict {
 	ADV_LOCKING_BUG,	/* double unlock, freed while held, ... */
 	ADV_LIMIT,		/* a lockdep table is full */
 	ADV_UNSURE,		/* the report does not show enough */
+	ADV_CAPACITY,		/* the tables' sizes for a workload (capacity.h) */
 	ADV_VERDICT_NR
 };
 

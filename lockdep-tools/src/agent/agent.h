@@ -84,4 +84,24 @@ int agent_workload_report(struct proto_conn *c);
 /* OUTPUT: what the workload wrote so far, ended or not. */
 int agent_workload_output(struct proto_conn *c, const struct proto_frame *req);
 
+/*
+ * The lockdep_stats sampler (sample.c): every @ms (0: none; default
+ * AGENT_SAMPLE_DEFAULT_MS), and a snapshot with the graph export at
+ * the first "BUG: MAX_... too low!". agent_sample_start() takes the
+ * first sample; then, as for the workload, each poll() of the agent
+ * adds the fd and bounds its timeout with these, and calls
+ * agent_sample_service() when it wakes up.
+ */
+#define AGENT_SAMPLE_DEFAULT_MS	2000
+/* a day: longer is no series */
+#define AGENT_SAMPLE_MAX_MS	86400000
+#define AGENT_SERIES_MAX	(16u << 20)
+#define AGENT_SAMPLE_FDS	1
+void agent_sample_set_interval(unsigned int ms);
+void agent_sample_start(void);
+int agent_sample_pollfds(struct pollfd *pfd);
+/* @timeout_ms (-1: none) or less, to wake up for the next sample */
+int agent_sample_timeout(int timeout_ms);
+void agent_sample_service(void);
+
 #endif

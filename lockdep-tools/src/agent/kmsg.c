@@ -85,7 +85,7 @@ static int drain(struct proto_conn *c, struct kmsg_stream *ks)
  */
 static int kmsg_follow(struct proto_conn *c, struct kmsg_stream *ks)
 {
-	struct pollfd pfd[3 + AGENT_WORKLOAD_FDS];
+	struct pollfd pfd[3 + AGENT_WORKLOAD_FDS + AGENT_SAMPLE_FDS];
 	int n, ret;
 
 	while (!proto_conn_buffered(c)) {
@@ -97,7 +97,9 @@ static int kmsg_follow(struct proto_conn *c, struct kmsg_stream *ks)
 		/* a negative fd (no events) is ignored by poll() */
 		pfd[2] = (struct pollfd){ .fd = ks->ev.fd, .events = POLLIN };
 		n = 3 + agent_workload_pollfds(pfd + 3);
-		if (poll(pfd, n, ks->ev.fd >= 0 ? EVENTS_POLL_MS : -1) < 0) {
+		n += agent_sample_pollfds(pfd + n);
+		if (poll(pfd, n, agent_sample_timeout(ks->ev.fd >= 0 ?
+						      EVENTS_POLL_MS : -1)) < 0) {
 			if (errno == EINTR)
 				continue;
 			return proto_conn_send_error(c, errno,
@@ -105,6 +107,7 @@ static int kmsg_follow(struct proto_conn *c, struct kmsg_stream *ks)
 					"unable to wait for /dev/kmsg");
 		}
 		agent_workload_service();
+		agent_sample_service();
 		if (pfd[1].revents)
 			break;
 		ret = drain(c, ks);

@@ -144,7 +144,7 @@ static void say_not_offered(void)
 		return;
 	said = true;
 	for (i = 0; i < proto_allowlist_len; i++) {
-		if (offered(&proto_allowlist[i]))
+		if (offered(&proto_allowlist[i]) || proto_allowlist[i].by_agent)
 			continue;
 		fprintf(stderr, "%s%s", any ? ", " :
 			"lockdep-agent: this kernel does not offer: ",
@@ -222,21 +222,25 @@ static int agent_handle(struct proto_conn *c, const struct proto_frame *req)
 
 /*
  * Between requests, a running workload's output is still read (a full
- * pipe would stop it) and its end noticed. Returns when a request waits.
+ * pipe would stop it) and its end noticed, and lockdep_stats sampled.
+ * Returns when a request waits.
  */
 static void wait_request(struct proto_conn *c)
 {
-	struct pollfd pfd[1 + AGENT_WORKLOAD_FDS];
-	int n;
+	struct pollfd pfd[1 + AGENT_WORKLOAD_FDS + AGENT_SAMPLE_FDS];
+	int n, timeout;
 
 	while (!proto_conn_buffered(c)) {
 		pfd[0] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
 		n = 1 + agent_workload_pollfds(pfd + 1);
-		if (n == 1)
+		n += agent_sample_pollfds(pfd + n);
+		timeout = agent_sample_timeout(-1);
+		if (n == 1 && timeout < 0)
 			return;
-		if (poll(pfd, n, -1) < 0 && errno != EINTR)
+		if (poll(pfd, n, timeout) < 0 && errno != EINTR)
 			return;
 		agent_workload_service();
+		agent_sample_service();
 		if (pfd[0].revents)
 			return;
 	}

@@ -15,16 +15,21 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
+#include "proto/allowlist.h"
 #include "util/cli.h"
 
 static const char usage_text[] =
 	"usage: lockdep-agent [--port NAME | --listen PATH] [--workload FILE]\n"
+	"                     [--sample-interval MS]\n"
 	"\n"
 	"    --port NAME      serve the virtio-serial port NAME (default "
 	AGENT_DEFAULT_PORT ")\n"
 	"    --listen PATH    serve hosts connecting to a UNIX socket at PATH\n"
 	"                     instead (testing without a VM)\n"
 	"    --workload FILE  what RUN runs (default " AGENT_WORKLOAD_PATH ")\n"
+	"    --sample-interval MS\n"
+	"                     read /proc/lockdep_stats every MS milliseconds into\n"
+	"                     " PROTO_STATS_SERIES_PATH " (default 2000, 0: never)\n"
 	"    -h, --help       show this help\n"
 	"\n"
 	"Exits 0 after POWEROFF, 2 on a fatal error, 64 on bad usage.\n";
@@ -45,8 +50,10 @@ static int agent_run_port(const char *name)
 		 * A disconnected port reads 0 and polls as POLLHUP at once,
 		 * so pause between attempts instead of spinning.
 		 */
-		while ((ret = agent_serve(&c)) == AGENT_HANGUP)
+		while ((ret = agent_serve(&c)) == AGENT_HANGUP) {
 			nanosleep(&pause, NULL);
+			agent_sample_service();
+		}
 		proto_conn_release(&c);
 		/* closing discards whatever the host had queued */
 		close(fd);
@@ -97,10 +104,12 @@ int main(int argc, char **argv)
 		{ "port",	required_argument,	NULL, 'p' },
 		{ "listen",	required_argument,	NULL, 'l' },
 		{ "workload",	required_argument,	NULL, 'w' },
+		{ "sample-interval", required_argument,	NULL, 's' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *port = NULL, *listen_path = NULL;
+	unsigned long long ms;
 	int opt;
 
 	cli_init(argv[0], usage_text);
@@ -118,6 +127,12 @@ int main(int argc, char **argv)
 						       PROTO_MAX_PATH);
 			agent_workload_set_path(optarg);
 			break;
+		case 's':
+			if (cli_parse_uint(optarg, AGENT_SAMPLE_MAX_MS, &ms))
+				return cli_usage_error("--sample-interval needs 0 to %d milliseconds, not '%s'",
+						       AGENT_SAMPLE_MAX_MS, optarg);
+			agent_sample_set_interval(ms);
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return cli_help_done();
@@ -131,6 +146,7 @@ int main(int argc, char **argv)
 		return cli_usage_error("--port and --listen cannot be used together");
 	/* a vanished host must not kill us: writes then fail with EPIPE */
 	signal(SIGPIPE, SIG_IGN);
+	agent_sample_start();
 	if (listen_path)
 		return agent_run_listen(listen_path);
 	return agent_run_port(port ? port : AGENT_DEFAULT_PORT);

@@ -15,11 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "advise/advise.h"
+#include "advise/capacity.h"
 #include "builtin/db-options.h"
 #include "builtin/sym-options.h"
 #include "parse/klog.h"
+#include "report/capacity-print.h"
 #include "report/report-print.h"
 #include "store/store-boot.h"
 #include "symbolise/symbolise.h"
@@ -28,6 +31,7 @@
 #include "util/file-replace.h"
 #include "util/json-writer.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 enum output { OUT_PLAIN, OUT_JSON, OUT_LIST };
 
@@ -59,7 +63,10 @@ static const char usage_line[] =
 	"       lockdep-report --db=FILE [--boot=ID | --all] [-l | --list | --show=ID]\n"
 	"                      [-j | --json] [-p | --pretty] [-t TYPE | --type=TYPE]\n"
 	"                      [--title=ours|syzbot] [--phase=before|during|after]\n"
-	"                      [--advise [--source=DIR [--patch-dir=DIR]]]\n";
+	"                      [--advise [--source=DIR [--patch-dir=DIR]]]\n"
+	"       lockdep-report --db=FILE --capacity [--boot=ID | --boots=ID,... | --all]\n"
+	"                      [-j | --json] [-p | --pretty] [--top=N]\n"
+	"                      [--headroom=PERCENT] [--fragment=FILE]\n";
 
 static void print_help(void)
 {
@@ -103,6 +110,20 @@ static void print_help(void)
 	      "      --patch-dir=DIR  ... and write each report's patch as it\n"
 	      "                   applies, with the source's bytes, to\n"
 	      "                   DIR/report-ID.patch (replaced if there)\n"
+	      "      --capacity   instead of reports: what fills each lockdep\n"
+	      "                   table (used, max, counted from the export),\n"
+	      "                   its top consumers by class, key, module,\n"
+	      "                   subsystem and site, the shapes that multiply\n"
+	      "                   classes, chains and traces, and the\n"
+	      "                   CONFIG_LOCKDEP_*_BITS that hold the workload\n"
+	      "      --boots=A,B,...  ... of the union of these boots (all: every\n"
+	      "                   boot): each table at its fullest boot\n"
+	      "      --top=N      ... the N largest consumers of each grouping\n"
+	      "                   (default 3)\n"
+	      "      --headroom=PERCENT  ... the share of each table the advice\n"
+	      "                   leaves free (default 50, at most 90)\n"
+	      "      --fragment=FILE  ... and write the advised options to FILE\n"
+	      "                   as a Kconfig fragment (replaced if there)\n"
 	      "  -h, --help       show this help\n"
 	      "\n"
 	      "Types:", stdout);
@@ -149,6 +170,7 @@ static void show(struct ldr_report *r, void *data)
 	}
 	if (o->type < 0 || (int)r->type == o->type) {
 		struct store_workload w;
+		struct store_stats_snapshot snap;
 		struct report_workload rw = { .w = NULL };
 		struct advice a;
 
@@ -167,6 +189,16 @@ static void show(struct ldr_report *r, void *data)
 				store_workload_release(&w);
 			report_free(r);
 			return;
+		}
+		/* a "too low" report and the tables at that moment */
+		if (o->st && r->type == LDR_LOCKDEP_LIMIT) {
+			int found = store_report_snapshot(o->st, r->id, &snap);
+
+			if (found < 0)
+				o->failed = true;
+			rw.limit = found >= 0;
+			if (found > 0)
+				rw.snapshot = &snap;
 		}
 		if (o->sym)
 			symbolise_report(o->sym, r);
@@ -188,6 +220,8 @@ static void show(struct ldr_report *r, void *data)
 			report_print_plain(stdout, r);
 			if (rw.w)
 				report_print_workload(stdout, &rw);
+			if (rw.limit)
+				report_print_snapshot(stdout, rw.snapshot);
 			if (o->advise)
 				report_print_advice(stdout, &a);
 			break;
@@ -196,6 +230,8 @@ static void show(struct ldr_report *r, void *data)
 			advice_release(&a);
 		if (rw.w)
 			store_workload_release(&w);
+		if (rw.snapshot)
+			store_stats_snapshot_release(&snap);
 		o->shown++;
 	}
 	report_free(r);
@@ -302,6 +338,86 @@ static int report_db(const char *db, const char *boot_arg, bool all,
 			o->truncated ? EXIT_PARTIAL : EXIT_OK);
 }
 
+/* What lockdep-report --capacity was asked. */
+struct capacity_opts {
+	const char *boots;	/* --boots, --all ("all"), or NULL */
+	size_t top;
+	unsigned int headroom;
+	const char *fragment;	/* --fragment=FILE, or NULL */
+	bool json, pretty;
+};
+
+static int write_fragment(const char *path, const struct capacity *cap,
+			  unsigned int headroom,
+			  const struct cap_option_advice opts[CAP_OPT_NR])
+{
+	const char *slash = strrchr(path, '/');
+	char *buf = NULL, *dir;
+	size_t len = 0;
+	FILE *mem;
+	int dirfd, ret = -1;
+
+	/* file_replace_at() writes a name within a directory */
+	dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) :
+		xstrdup(".");
+	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	mem = dirfd >= 0 ? open_memstream(&buf, &len) : NULL;
+	if (mem) {
+		report_capacity_fragment(mem, cap, headroom, opts);
+		fclose(mem);
+		ret = file_replace_at(dirfd, slash ? slash + 1 : path, buf, len);
+	}
+	if (ret)
+		error("unable to write '%s': %s", path, strerror(errno));
+	if (dirfd >= 0)
+		close(dirfd);
+	free(buf);
+	return ret;
+}
+
+/* lockdep-report --capacity: the tables of a boot or a union of boots. */
+static int report_capacity(const char *db, const char *boot_arg,
+			   const struct capacity_opts *co)
+{
+	struct store_boot_set set = { 0 };
+	struct cap_option_advice opts[CAP_OPT_NR];
+	char *words[CAP_TABLE_NR];
+	struct cap_usage u;
+	struct capacity cap;
+	struct advice a;
+	struct store *st;
+	int ret, t;
+
+	st = store_open(db, STORE_READ_ONLY);
+	if (!st)
+		return EXIT_FATAL;
+	ret = store_boot_select(st, boot_arg ? boot_arg : co->boots, true, &set);
+	if (!ret)
+		ret = capacity_load(st, set.ids, set.nr, &cap);
+	store_boot_set_release(&set);
+	store_close(st);
+	if (ret)
+		return EXIT_FATAL;
+	capacity_usage(&cap, &u, words);
+	advise_capacity(&u, co->headroom, opts, &a);
+	if (co->json) {
+		struct json_writer *w = jsonw_new(stdout, co->pretty);
+
+		report_json_capacity(w, &cap, co->top, &a, opts);
+		jsonw_destroy(&w);
+	} else {
+		report_print_capacity(stdout, &cap, co->top, &a);
+	}
+	if (co->fragment)
+		ret = write_fragment(co->fragment, &cap, co->headroom, opts);
+	advice_release(&a);
+	for (t = 0; t < CAP_TABLE_NR; t++)
+		free(words[t]);
+	capacity_release(&cap);
+	return cli_exit(ret ? EXIT_FATAL : EXIT_OK);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -309,7 +425,11 @@ int main(int argc, char **argv)
 		{ "list", no_argument, NULL, 'l' },
 		{ "type", required_argument, NULL, 't' },
 		{ "title", required_argument, NULL, 'T' },
-		DB_LONGOPTS, BOOT_LONGOPT,
+		DB_LONGOPTS, BOOT_LONGOPT, BOOTS_LONGOPT,
+		{ "capacity", no_argument, NULL, 'C' },
+		{ "top", required_argument, NULL, 'N' },
+		{ "headroom", required_argument, NULL, 'H' },
+		{ "fragment", required_argument, NULL, 'F' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "show", required_argument, NULL, 'S' },
 		{ "phase", required_argument, NULL, 'W' },
@@ -328,6 +448,9 @@ int main(int argc, char **argv)
 	struct db_args d = { 0 };
 	struct symbolise_opts so = { 0 };
 	struct sym_args sa = { 0 };
+	struct capacity_opts co = { .top = 3, .headroom = 50 };
+	bool capacity = false, cap_only = false;
+	unsigned long long num;
 	int64_t show_id = 0;
 	int c, i, ret;
 
@@ -374,6 +497,29 @@ int main(int argc, char **argv)
 			}
 			o.phase = optarg;
 			break;
+		case 'C':
+			capacity = true;
+			break;
+		case 'N':
+			if (cli_parse_uint(optarg, 1000, &num) || !num) {
+				error("invalid --top '%s': expected 1 to 1000", optarg);
+				return EXIT_USAGE;
+			}
+			co.top = (size_t)num;
+			cap_only = true;
+			break;
+		case 'H':
+			if (cli_parse_uint(optarg, 90, &num)) {
+				error("invalid --headroom '%s': expected a percentage, 0 to 90", optarg);
+				return EXIT_USAGE;
+			}
+			co.headroom = (unsigned int)num;
+			cap_only = true;
+			break;
+		case 'F':
+			co.fragment = optarg;
+			cap_only = true;
+			break;
 		case 'P':
 			o.patch_dir = optarg;
 			break;
@@ -395,6 +541,21 @@ int main(int argc, char **argv)
 		}
 	}
 	o.pretty = out.pretty;
+	if ((cap_only || d.boots) && !capacity)
+		return cli_usage_error("--top, --headroom, --fragment and --boots need --capacity");
+	if (capacity) {
+		if (!d.db)
+			return cli_usage_error("--capacity needs --db: the tables are a boot's, as stored");
+		if (list || show_id || o.advise || title || o.type >= 0 ||
+		    sym_args_any(&sa) || optind < argc)
+			return cli_usage_error("--capacity takes only --db, --boot, --boots, --all, --json, --pretty, --top, --headroom and --fragment");
+		if (!!d.boot + !!d.boots + all > 1)
+			return cli_usage_error("use one of --boot, --boots and --all");
+		co.boots = all ? "all" : d.boots;
+		co.json = out.json;
+		co.pretty = out.pretty;
+		return report_capacity(d.db, d.boot, &co);
+	}
 	if (out.json && list)
 		return cli_usage_error("cannot use --json and --list together");
 	if (out.json && title)

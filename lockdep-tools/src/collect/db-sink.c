@@ -24,6 +24,7 @@
 #include "parse/selftest.h"
 #include "parse/trace-events.h"
 #include "proto/allowlist.h"
+#include "store/store-series.h"
 #include "store/store.h"
 #include "symbolise/debuginfo.h"
 #include "symbolise/symbolise.h"
@@ -67,6 +68,9 @@ struct db_sink {
 	char *graph_input;
 	/* the dependency events, parsed and stored at the end */
 	struct strbuf events;
+	/* the agent's lockdep_stats series (its name) and snapshot graph */
+	char *series_input;
+	bool snapshot_graph;
 	unsigned long reports, truncated;
 };
 
@@ -296,7 +300,7 @@ static unsigned int proc_flags(const struct db_sink *d)
 static int db_parse_proc(struct db_sink *d, const char *path)
 {
 	static const struct proc_lockdep_ops lockdep_ops = { on_class, on_dep };
-	static const struct proc_stats_ops stats_ops = { on_stat };
+	static const struct proc_stats_ops stats_ops = { on_stat, NULL };
 	static const struct proc_chains_ops chains_ops = { on_chain };
 	static const struct proc_lock_stat_ops lock_stat_ops = {
 		on_lock_stat, on_point };
@@ -478,6 +482,196 @@ static int db_cmdline(struct db_sink *d)
 	return db_fail(d);
 }
 
+/* ---- the lockdep_stats series ---- */
+
+/* One line of the sample before, to compare the next one with. */
+struct series_line {
+	char *name;
+	unsigned long long value;
+};
+
+/*
+ * What the series says about itself, told once it is read: samples
+ * lost (a number skipped), numbers or times going back, counters going
+ * back, lines no kernel we know prints. Nothing of it stops the store.
+ */
+struct series_check {
+	struct db_sink *d;
+	unsigned int samples, lines;	/* so far; lines of this sample */
+	bool have_prev;
+	struct proc_stats_sample prev;
+	struct series_line *was, *now;
+	size_t nwas, nnow, alloc_was, alloc_now;
+	unsigned long lost, back_seq, back_time, back_counters, unknown;
+	char first_back[256], first_unknown[160], first_gap[160];
+};
+
+static void series_line_free(struct series_line *l, size_t n)
+{
+	while (n)
+		free(l[--n].name);
+}
+
+/* The sample just ended becomes the one to compare with. */
+static void series_turn(struct series_check *c)
+{
+	struct series_line *t = c->was;
+	size_t a = c->alloc_was;
+
+	series_line_free(c->was, c->nwas);
+	c->was = c->now;
+	c->nwas = c->nnow;
+	c->alloc_was = c->alloc_now;
+	c->now = t;
+	c->alloc_now = a;
+	c->nnow = 0;
+}
+
+static int on_sample(const struct proc_stats_sample *h, void *ctx)
+{
+	struct series_check *c = ctx;
+	struct db_sink *d = c->d;
+
+	if (c->samples)
+		series_turn(c);
+	if (c->have_prev && h->seq > c->prev.seq + 1) {
+		c->lost += h->seq - c->prev.seq - 1;
+		if (!c->first_gap[0])
+			snprintf(c->first_gap, sizeof(c->first_gap),
+				 "samples %llu to %llu (line %lu)",
+				 c->prev.seq + 1, h->seq - 1, h->line);
+	}
+	if (c->have_prev && h->seq <= c->prev.seq)
+		c->back_seq++;
+	if (c->have_prev && h->time_ms < c->prev.time_ms)
+		c->back_time++;
+	c->prev = *h;
+	c->have_prev = true;
+	c->lines = 0;
+	return store_add_stats_sample(d->st, c->samples++, h);
+}
+
+/*
+ * Lines that are not counts of anything that only grows: classes leave
+ * "unused" and "uncategorized" as they are used, debug_locks goes to 0.
+ * The tables shrink too, but only when classes are zapped: said.
+ */
+static bool moves_both_ways(const char *label)
+{
+	return !strcmp(label, "unused locks") ||
+	       !strcmp(label, "uncategorized locks") ||
+	       !strcmp(label, "debug_locks");
+}
+
+static int on_sample_stat(const struct proc_lockdep_stat *s, void *ctx)
+{
+	struct series_check *c = ctx;
+	struct series_line *l;
+	size_t i;
+
+	if (!s->known && !c->unknown++)
+		snprintf(c->first_unknown, sizeof(c->first_unknown),
+			 "'%.100s' (line %lu)", s->label, s->line);
+	for (i = 0; i < c->nwas; i++) {
+		if (strcmp(c->was[i].name, s->label))
+			continue;
+		if (s->value < c->was[i].value && !moves_both_ways(s->label) &&
+		    !c->back_counters++)
+			snprintf(c->first_back, sizeof(c->first_back),
+				 "'%.100s' %llu -> %llu at sample %llu (line %lu)",
+				 s->label, c->was[i].value, s->value,
+				 c->prev.seq, s->line);
+		break;
+	}
+	if (c->nnow == c->alloc_now) {
+		c->alloc_now = c->alloc_now ? 2 * c->alloc_now : 64;
+		c->now = xrealloc(c->now, c->alloc_now * sizeof(*c->now));
+	}
+	l = &c->now[c->nnow++];
+	l->name = xstrdup(s->label);
+	l->value = s->value;
+	return store_add_stats_sample_value(c->d->st, c->samples - 1,
+					    c->lines++, s);
+}
+
+/* Each thing the series says about itself, plainly, once. */
+static void series_tell(const struct series_check *c, const char *input)
+{
+	if (c->lost)
+		warning("'%s': %lu sample%s missing, the agent could not read them (the first: %s)",
+			input, c->lost, c->lost == 1 ? " is" : "s are",
+			c->first_gap);
+	if (c->back_seq)
+		warning("'%s': the sample number goes back %lu time%s: the series is damaged; stored as read",
+			input, c->back_seq, c->back_seq == 1 ? "" : "s");
+	if (c->back_time)
+		warning("'%s': the time goes back %lu time%s: stored as read",
+			input, c->back_time, c->back_time == 1 ? "" : "s");
+	if (c->back_counters)
+		warning("'%s': %lu counter%s went back from one sample to the next (the first: %s): classes zapped or a counter reset; stored as read",
+			input, c->back_counters,
+			c->back_counters == 1 ? "" : "s", c->first_back);
+	if (c->unknown)
+		warning("'%s': %lu line%s with a label no kernel we know prints (the first: %s): kept",
+			input, c->unknown, c->unknown == 1 ? "" : "s",
+			c->first_unknown);
+}
+
+/* The agent's series file: every sample and line, or nothing stored. */
+static int db_series(struct db_sink *d)
+{
+	static const struct proc_stats_ops ops = { on_sample_stat, on_sample };
+	struct series_check c = { .d = d };
+	struct proc_parse_stats ps = { 0 };
+	FILE *in;
+	int ret;
+
+	in = fmemopen(d->file.buf, d->file.len, "r");
+	if (!in) {
+		error("unable to read '%s': %s", d->input, strerror(errno));
+		return db_fail(d);
+	}
+	ret = proc_stats_parse(in, d->input, PROC_PARSE_STATS_SERIES, &ops,
+			       &c, &ps);
+	fclose(in);
+	series_line_free(c.was, c.nwas);
+	series_line_free(c.now, c.nnow);
+	free(c.was);
+	free(c.now);
+	if (ret)
+		return db_fail(d);
+	if (ps.bad) {
+		error("'%s' has %lu malformed line%s (see above); nothing stored",
+		      d->input, ps.bad, ps.bad == 1 ? "" : "s");
+		return db_fail(d);
+	}
+	series_tell(&c, d->input);
+	free(d->series_input);
+	d->series_input = xstrdup(d->input);
+	return 0;
+}
+
+/* After the reports: each snapshot and its report, or what is missing. */
+static int db_snapshots(struct db_sink *d)
+{
+	unsigned long unlinked, unsnapped;
+
+	if (store_link_stats_snapshots(d->st, d->snapshot_graph ?
+				       PROTO_SNAPSHOT_GRAPH_PATH : NULL,
+				       &unlinked, &unsnapped))
+		return db_fail(d);
+	if (unlinked)
+		warning("%lu lockdep_stats snapshot%s of '%s' name%s a kernel log record with no \"too low\" report: stored without one",
+			unlinked, unlinked == 1 ? "" : "s", d->series_input,
+			unlinked == 1 ? "s" : "");
+	/* without a series, the agent took none: lockdep-report says so */
+	if (unsnapped && d->series_input)
+		warning("%lu \"too low\" report%s of this boot %s no snapshot of lockdep_stats and the graph export in '%s'",
+			unsnapped, unsnapped == 1 ? "" : "s",
+			unsnapped == 1 ? "has" : "have", d->series_input);
+	return 0;
+}
+
 /* A complete file: to its parser. */
 static int db_parse_file(struct db_sink *d, const char *path)
 {
@@ -497,6 +691,13 @@ static int db_parse_file(struct db_sink *d, const char *path)
 		return db_config(d);
 	if (!strcmp(path, "/sys/kernel/notes"))
 		return db_notes(d);
+	if (!strcmp(path, PROTO_STATS_SERIES_PATH))
+		return db_series(d);
+	if (!strcmp(path, PROTO_SNAPSHOT_GRAPH_PATH)) {
+		/* kept in files, as it came: the snapshot names it */
+		d->snapshot_graph = true;
+		return 0;
+	}
 	if (!strcmp(path, PROTO_GRAPH_PATH)) {
 		strbuf_reset(&d->graph);
 		strbuf_add(&d->graph, d->file.buf, d->file.len);
@@ -705,6 +906,8 @@ static int db_finish(struct collect_sink *s, const struct collect_summary *sum)
 	}
 	if (!d->failed && d->graph_input)
 		db_graph(d);
+	if (!d->failed)
+		db_snapshots(d);
 	if (!d->failed && sum->events.offered && d->o.events_input)
 		db_events(d);
 	if (!d->failed && d->release &&
@@ -745,6 +948,7 @@ static void db_free(struct collect_sink *s)
 	strbuf_release(&d->graph);
 	strbuf_release(&d->events);
 	free(d->graph_input);
+	free(d->series_input);
 	free(d->input);
 	free(d->next_input);
 	free(d->release);

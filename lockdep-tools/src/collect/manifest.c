@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "collect/sink.h"
+#include "proto/allowlist.h"
 
 #define MANIFEST_FORMAT	1
 
@@ -78,6 +79,13 @@ int manifest_write(FILE *fp, const struct collect_summary *sum)
 		fprintf(fp, "agent %s\n", sum->identity);
 	for (i = 0; i < sum->nfiles; i++) {
 		f = &sum->files[i];
+		/*
+		 * The agent's own files, never asked for (a raw directory of
+		 * tools before the sampler): nothing to say of them.
+		 */
+		if (i < proto_allowlist_len && proto_allowlist[i].by_agent &&
+		    f->status == ITEM_MISSING && f->err == ENOTCONN)
+			continue;
 		fprintf(fp, "file %s %s %" PRIu64, item_status_name(f->status),
 			f->path, f->bytes);
 		if (f->status != ITEM_COMPLETE)

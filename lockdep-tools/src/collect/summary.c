@@ -264,7 +264,8 @@ bool collect_summary_not_offered(const struct collect_summary *sum,
 
 	what[0] = '\0';
 	for (i = 0; i < sum->nfiles; i++)
-		if (file_item_not_offered(&sum->files[i]))
+		if (file_item_not_offered(&sum->files[i]) &&
+		    !(i < proto_allowlist_len && proto_allowlist[i].by_agent))
 			add_item(what, size, &len, "", sum->files[i].path, "");
 	for (i = 0; i < sum->ntriggers; i++)
 		if (!sum->triggers[i].done && sum->triggers[i].err == ENOENT) {

@@ -433,6 +433,24 @@ static void plain_stats(const struct diff *d, FILE *out)
 	}
 }
 
+static void plain_grew(const struct diff *d, FILE *out)
+{
+	size_t i;
+
+	if (!d->nr_grew)
+		return;
+	fputs("\nconsumers that grew (lockdep-report --capacity's rows):\n", out);
+	for (i = 0; i < d->nr_grew; i++) {
+		const struct diff_grew *g = &d->grew[i];
+
+		fprintf(out, "  %-20s %-10s %10llu -> %-10llu %+10lld  ",
+			diff_grew_table(g), diff_grew_by(g), g->a, g->b,
+			(long long)(g->b - g->a));
+		put_text(out, g->name);
+		fputc('\n', out);
+	}
+}
+
 static void plain_selftest(const struct diff *d, FILE *out)
 {
 	const struct diff_selftest *c;
@@ -484,6 +502,7 @@ void diff_print_plain(const struct diff *d, FILE *out)
 	plain_irq_paths(d, out);
 	plain_cycles(d, out);
 	plain_stats(d, out);
+	plain_grew(d, out);
 	plain_selftest(d, out);
 	plain_reports(d, out);
 }
@@ -756,6 +775,24 @@ static void json_stats(const struct diff *d, struct json_writer *w)
 	jsonw_end_array(w);
 }
 
+static void json_grew(const struct diff *d, struct json_writer *w)
+{
+	size_t i;
+
+	jsonw_name(w, "consumers_grew");
+	jsonw_start_array(w);
+	for (i = 0; i < d->nr_grew; i++) {
+		jsonw_start_object(w);
+		jsonw_string_field(w, "table", diff_grew_table(&d->grew[i]));
+		jsonw_string_field(w, "by", diff_grew_by(&d->grew[i]));
+		jsonw_string_field(w, "name", d->grew[i].name);
+		jsonw_uint_field(w, "a", d->grew[i].a);
+		jsonw_uint_field(w, "b", d->grew[i].b);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+}
+
 static void json_selftest(const struct diff *d, struct json_writer *w)
 {
 	const struct diff_selftest *c;
@@ -829,6 +866,7 @@ void diff_print_json(const struct diff *d, const struct diff_fail_on *f,
 	json_irq_paths(d, w);
 	json_cycles(d, w);
 	json_stats(d, w);
+	json_grew(d, w);
 	json_selftest(d, w);
 	json_reports(d, w);
 	jsonw_name(w, "failed");

@@ -468,6 +468,8 @@ int diff_compute(struct diff *d, struct store *a, const char *a_db,
 	d->g = graph_new();
 	ret = diff_load_tables(d);
 	if (!ret)
+		ret = diff_load_capacity(d);
+	if (!ret)
 		ret = find_no_export(d);
 	if (!ret)
 		ret = load_ambiguous(d);
@@ -518,6 +520,9 @@ void diff_release(struct diff *d)
 	for (i = 0; i < d->nr_stats; i++)
 		free(d->stats[i].name);
 	free(d->stats);
+	for (i = 0; i < d->nr_grew; i++)
+		free(d->grew[i].name);
+	free(d->grew);
 	for (i = 0; i < d->nr_selftest; i++) {
 		free(d->selftest[i].section);
 		free(d->selftest[i].test);

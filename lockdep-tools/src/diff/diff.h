@@ -106,6 +106,14 @@ struct diff_report {
 	unsigned int count[DIFF_SIDES];
 };
 
+/* A consumer of a lockdep table with more of its rows in B than in A. */
+struct diff_grew {
+	int table;		/* enum cap_table (advise/capacity.h) */
+	int by;			/* enum cap_by (report/capacity.h) */
+	char *name;
+	unsigned long long a, b;	/* its rows in each boot */
+};
+
 /* A path from an irq-safe class to an irq-unsafe one A did not have. */
 struct diff_irq_path {
 	int state;		/* LDR_HARDIRQ or LDR_SOFTIRQ */
@@ -139,6 +147,9 @@ struct diff {
 	size_t nr_selftest, alloc_selftest;
 	struct diff_report *reports;
 	size_t nr_reports, alloc_reports;
+	/* by table, grouping, then growth: the three largest of each */
+	struct diff_grew *grew;
+	size_t nr_grew, alloc_grew;
 
 	struct graph_scc scc;
 	struct graph_cycles cycles;
@@ -209,6 +220,16 @@ double diff_stat_headroom(const struct diff_stat *s);
 
 /* Read the small tables (diff-tables.c; called by diff_compute()). */
 int diff_load_tables(struct diff *d);
+/*
+ * The consumers that grew from A (its last baseline boot) to B, counted
+ * from each boot's export as lockdep-report --capacity counts them
+ * (diff-capacity.c; called by diff_compute()). Nothing when either boot
+ * has no export.
+ */
+int diff_load_capacity(struct diff *d);
+/* The table's key ("chains") and the grouping ("class") of @g. */
+const char *diff_grew_table(const struct diff_grew *g);
+const char *diff_grew_by(const struct diff_grew *g);
 
 /* ---- output (diff-print.c) ---- */
 

@@ -12,8 +12,9 @@
 #include "parse/proc-stats.h"
 
 /*
- * Every label lockdep_stats_show() has printed, 2.6.17 to 6.1, sorted
- * for bsearch().
+ * Every label lockdep_stats_show() has printed, 2.6.17 to 6.12 (6.12's
+ * are 6.1's), and the two our series adds (kernel-patches/: "reports
+ * printed", "duplicate reports suppressed"), sorted for bsearch().
  */
 static const char *const known_labels[] = {
 	"all direct dependencies",
@@ -28,6 +29,7 @@ static const char *const known_labels[] = {
 	"dependency chain hlocks used",
 	"dependency chains",
 	"direct dependencies",
+	"duplicate reports suppressed",
 	"find-mask backwards checks",
 	"find-mask backwards recursions",
 	"find-mask forwards checks",
@@ -60,6 +62,7 @@ static const char *const known_labels[] = {
 	"redundant links",
 	"redundant softirq offs",
 	"redundant softirq ons",
+	"reports printed",
 	"softirq off events",
 	"softirq on events",
 	"softirq-read-safe locks",
@@ -152,19 +155,67 @@ static const char *parse_stat(char *line, size_t len,
 	return NULL;
 }
 
+/* "@ SEQ TIME_MS periodic|snapshot ARG" (proc-stats.h) */
+static const char *parse_header(const char *p, const char *end,
+				struct proc_stats_sample *h)
+{
+	memset(h, 0, sizeof(*h));
+	p++;
+	proc_skip_blanks(&p, end);
+	if (!proc_eat_ulong(&p, end, &h->seq))
+		return "sample header: no sample number";
+	proc_skip_blanks(&p, end);
+	if (!proc_eat_ulong(&p, end, &h->time_ms))
+		return "sample header: no time";
+	proc_skip_blanks(&p, end);
+	if (proc_eat(&p, end, "periodic"))
+		h->kind = PROC_STATS_PERIODIC;
+	else if (proc_eat(&p, end, "snapshot"))
+		h->kind = PROC_STATS_SNAPSHOT;
+	else
+		return "sample header: kind is neither 'periodic' nor 'snapshot'";
+	if (p == end || (*p != ' ' && *p != '\t'))
+		return "sample header: no interval or sequence number";
+	proc_skip_blanks(&p, end);
+	if (!proc_eat_ulong(&p, end, &h->arg))
+		return "sample header: no interval or sequence number";
+	proc_skip_blanks(&p, end);
+	return p == end ? NULL : "sample header: trailing text";
+}
+
 int proc_stats_parse(FILE *in, const char *input, unsigned int flags,
 		     const struct proc_stats_ops *ops, void *ctx,
 		     struct proc_parse_stats *st)
 {
 	struct proc_reader rd;
 	struct proc_lockdep_stat s;
-	const char *why;
+	struct proc_stats_sample h;
+	bool series = flags & PROC_PARSE_STATS_SERIES, in_sample = false;
+	const char *why, *p;
 	int ret = 0;
 
 	proc_reader_init(&rd, in, input, flags, st);
 	while (!ret && proc_reader_next(&rd)) {
 		if (proc_is_blank(rd.line, rd.len))
 			continue;
+		p = rd.line;
+		proc_skip_blanks(&p, rd.line + rd.len);
+		if (series && *p == '@') {
+			why = parse_header(p, rd.line + rd.len, &h);
+			if (why) {
+				proc_bad(&rd, "%s", why);
+				continue;
+			}
+			h.line = rd.lineno;
+			in_sample = true;
+			if (ops && ops->sample_fn)
+				ret = ops->sample_fn(&h, ctx);
+			continue;
+		}
+		if (series && !in_sample) {
+			proc_bad(&rd, "a line before the first sample header");
+			continue;
+		}
 		why = parse_stat(rd.line, rd.len, &s);
 		if (why) {
 			proc_bad(&rd, "%s", why);

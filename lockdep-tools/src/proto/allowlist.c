@@ -11,19 +11,22 @@
 #include "proto/allowlist.h"
 
 const struct proto_allowed proto_allowlist[] = {
-	{ "/proc/lockdep",				false, NULL },
-	{ "/proc/lockdep_stats",			false, NULL },
-	{ "/proc/lockdep_chains",			false, NULL },
+	{ "/proc/lockdep",				false, NULL, false },
+	{ "/proc/lockdep_stats",			false, NULL, false },
+	{ "/proc/lockdep_chains",			false, NULL, false },
 	/* CONFIG_LOCK_STAT, which PROVE_LOCKING does not need */
-	{ "/proc/lock_stat",				true,  NULL },
-	{ "/proc/version",				false, NULL },
-	{ "/proc/cmdline",				false, NULL },
-	{ "/proc/config.gz",				true,  NULL },
+	{ "/proc/lock_stat",				true,  NULL, false },
+	{ "/proc/version",				false, NULL, false },
+	{ "/proc/cmdline",				false, NULL, false },
+	{ "/proc/config.gz",				true,  NULL, false },
 	/* raw ELF notes: the host takes the kernel's build id from them */
-	{ "/sys/kernel/notes",				false, NULL },
+	{ "/sys/kernel/notes",				false, NULL, false },
 	/* added by later patches of kernel-patches/ */
-	{ PROTO_GRAPH_PATH,				true,  PROTO_GRAPH_PATH_V2 },
-	{ "/sys/kernel/debug/lockdep_scenarios/list",	true,  NULL },
+	{ PROTO_GRAPH_PATH,				true,  PROTO_GRAPH_PATH_V2, false },
+	{ "/sys/kernel/debug/lockdep_scenarios/list",	true,  NULL, false },
+	/* the agent's own, last: the series then runs until they are read */
+	{ PROTO_SNAPSHOT_GRAPH_PATH,			true,  NULL, true },
+	{ PROTO_STATS_SERIES_PATH,			true,  NULL, true },
 };
 
 const size_t proto_allowlist_len =

@@ -20,6 +20,11 @@ struct proto_allowed {
 	 * directory of older tools names it so). NULL for most.
 	 */
 	const char *fallback;
+	/*
+	 * A file the agent writes itself (its lockdep_stats series and
+	 * snapshot): absent when it made none, which is never "not offered".
+	 */
+	bool by_agent;
 };
 
 /*
@@ -29,6 +34,15 @@ struct proto_allowed {
  */
 #define PROTO_GRAPH_PATH	"/sys/kernel/debug/lockdep/graph"
 #define PROTO_GRAPH_PATH_V2	"/proc/lockdep_graph"
+
+/*
+ * What the agent's sampler writes (lockdep-agent(8)): /proc/lockdep_stats
+ * every few seconds as one series file, and the graph export copied the
+ * moment a "BUG: MAX_... too low!" record arrives.
+ */
+#define PROTO_SAMPLE_DIR		"/run/lockdep"
+#define PROTO_STATS_SERIES_PATH		PROTO_SAMPLE_DIR "/stats"
+#define PROTO_SNAPSHOT_GRAPH_PATH	PROTO_SAMPLE_DIR "/snapshot-graph"
 
 extern const struct proto_allowed proto_allowlist[];
 extern const size_t proto_allowlist_len;

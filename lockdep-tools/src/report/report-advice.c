@@ -38,13 +38,16 @@ void report_print_advice(FILE *out, const struct advice *a)
 		const struct adv_change *c = &a->changes[i];
 
 		fputs("  change: ", out);
-		term_text_fputs(out, c->file ? c->file : "?");
-		fprintf(out, ":%u", c->line);
-		if (c->function) {
-			fputs(" in ", out);
-			term_text_fputs(out, c->function);
+		/* a change of the configuration has no source line */
+		if (c->file || c->line) {
+			term_text_fputs(out, c->file ? c->file : "?");
+			fprintf(out, ":%u", c->line);
+			if (c->function) {
+				fputs(" in ", out);
+				term_text_fputs(out, c->function);
+			}
+			fputs(": ", out);
 		}
-		fputs(": ", out);
 		term_text_fputs(out, c->why);
 		fputs("\n    - ", out);
 		term_text_fputs(out, c->current);

@@ -213,5 +213,7 @@ void report_print_json(struct json_writer *w, const struct ldr_report *r,
 		report_json_advice(w, a);
 	if (rw && rw->w)
 		report_json_workload(w, rw);
+	if (rw && rw->limit)
+		report_json_snapshot(w, rw->snapshot);
 	jsonw_end_object(w);
 }

@@ -11,13 +11,19 @@
 
 #include "advise/advise.h"
 #include "parse/report.h"
+#include "store/store-series.h"
 #include "store/store.h"
 #include "util/json-writer.h"
 
-/* The workload of a stored report's boot (NULL: none), and its phase. */
+/*
+ * The workload of a stored report's boot (NULL: none), and its phase;
+ * for a stored "too low" report (limit), its snapshot (NULL: none).
+ */
 struct report_workload {
 	const struct store_workload *w;
 	char phase[16];		/* "before", "during", "after" or "" */
+	bool limit;
+	const struct store_stats_snapshot *snapshot;
 };
 
 void report_print_plain(FILE *out, const struct ldr_report *r);
@@ -54,6 +60,15 @@ int report_print_repro(FILE *out, struct store *st, int64_t boot);
 /* "workload: NAME, exit status 0 after 1.2 s; this report came during it" */
 void report_print_workload(FILE *out, const struct report_workload *rw);
 void report_json_workload(struct json_writer *w, const struct report_workload *rw);
+
+/*
+ * "snapshot: lockdep_stats sample 41 at 93.250 s (full: direct
+ * dependencies), graph export /run/lockdep/snapshot-graph", or that
+ * there is none (@s NULL); the JSON "snapshot" (null for none).
+ */
+void report_print_snapshot(FILE *out, const struct store_stats_snapshot *s);
+void report_json_snapshot(struct json_writer *w,
+			  const struct store_stats_snapshot *s);
 
 /* Advice on a report (advise/advise.h): text, and the JSON "advice" member. */
 void report_print_advice(FILE *out, const struct advice *a);

@@ -837,6 +837,58 @@ static const char migration_16[] =
 	");\n"
 	"CREATE INDEX repro_runs_source ON repro_runs(source_hash);\n";
 
+/*
+ * Version 17: lockdep_stats over time. The agent samples
+ * /proc/lockdep_stats every few seconds of a boot, and once more, with
+ * the graph export, the moment a "BUG: MAX_... too low!" record
+ * arrives; it keeps them as one series file (/run/lockdep/stats, format
+ * in lockdep-agent(8)). stats_samples has a row per sample in the order
+ * of the file (idx): the agent's sample number (seq: a number skipped
+ * is a sample lost, one repeated or going back a damaged series, kept
+ * as read), the guest's monotonic time it was read at, its kind, and
+ * for a snapshot the kmsg sequence number of the record that fired it,
+ * the report parsed from that record (report_id: NULL when the log has
+ * no such report, which lockdep-report says) and the copy of the graph
+ * export taken with it (graph_path, a row of files). Each sample's
+ * lines are rows of stats_sample_values in the order printed, every
+ * line kept, known label or not (known 0: a label no kernel the parser
+ * knows prints; newer kernels add lines). stats_sample_steps pairs each
+ * line with the same line of the sample before: the time between them
+ * and the change, so that a counter that went back or a gap in the
+ * series is one query.
+ */
+static const char migration_17[] =
+	"CREATE TABLE stats_samples (\n"
+	"	boot_id INTEGER NOT NULL REFERENCES boots(id) ON DELETE CASCADE,\n"
+	"	idx INTEGER NOT NULL,\n"
+	"	seq INTEGER NOT NULL,\n"
+	"	time_ms INTEGER NOT NULL,\n"
+	"	kind TEXT NOT NULL CHECK (kind IN ('periodic', 'snapshot')),\n"
+	"	interval_ms INTEGER,\n"
+	"	kmsg_seq INTEGER,\n"
+	"	report_id INTEGER REFERENCES reports(id) ON DELETE SET NULL,\n"
+	"	graph_path TEXT,\n"
+	"	PRIMARY KEY (boot_id, idx)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE stats_sample_values (\n"
+	"	boot_id INTEGER NOT NULL REFERENCES boots(id) ON DELETE CASCADE,\n"
+	"	sample_idx INTEGER NOT NULL,\n"
+	"	idx INTEGER NOT NULL,\n"
+	"	name TEXT NOT NULL,\n"
+	"	value INTEGER NOT NULL,\n"
+	"	max INTEGER,\n"
+	"	known INTEGER NOT NULL,\n"
+	"	PRIMARY KEY (boot_id, sample_idx, idx)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE VIEW stats_sample_steps AS\n"
+	"SELECT v.boot_id, v.sample_idx, v.name, s.time_ms - ps.time_ms AS dt_ms,\n"
+	"	v.value - p.value AS delta, v.value, v.max\n"
+	"FROM stats_sample_values v\n"
+	"JOIN stats_samples s ON s.boot_id = v.boot_id AND s.idx = v.sample_idx\n"
+	"JOIN stats_samples ps ON ps.boot_id = s.boot_id AND ps.idx = s.idx - 1\n"
+	"JOIN stats_sample_values p ON p.boot_id = v.boot_id\n"
+	"	AND p.sample_idx = ps.idx AND p.name = v.name;\n";
+
 const char *const store_migrations[] = {
 	migration_1,
 	migration_2,
@@ -854,6 +906,7 @@ const char *const store_migrations[] = {
 	migration_14,
 	migration_15,
 	migration_16,
+	migration_17,
 };
 
 const int store_app_id_version = 6;

@@ -158,6 +158,12 @@ static const char *const stmt_sql[ST_NR] = {
 		"INSERT INTO class_events (boot_id, seq, time_us, cpu, class_idx,"
 		" key_addr, subclass, name_version, name)"
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_SAMPLE_INSERT] =
+		"INSERT INTO stats_samples (boot_id, idx, seq, time_ms, kind,"
+		" interval_ms, kmsg_seq) VALUES (?, ?, ?, ?, ?, ?, ?)",
+	[ST_SAMPLE_VALUE_INSERT] =
+		"INSERT INTO stats_sample_values (boot_id, sample_idx, idx, name, value,"
+		" max, known) VALUES (?, ?, ?, ?, ?, ?, ?)",
 	[ST_SELFTEST_SUMMARY_INSERT] =
 		"INSERT OR REPLACE INTO selftest_summary (boot_id, outcome,"
 		" failures, total) VALUES (?, ?, ?, ?)",

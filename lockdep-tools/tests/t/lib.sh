@@ -243,12 +243,16 @@ patched_proc_dir() {
 
 # snapshot, then unchanged: the database $DB holds what it held at the
 # snapshot (nothing stored is lost or changed by a refused input).
-# The SQL that takes a database back from schema version 16 to 15 (the
-# reproducer runs), from 16 to 14 (and the union kept by lockdep-merge),
-# from 16 to 12 (and the class events; 14 only moved indexes), from 16 to
-# 11 (the dependency event stream), and from 10 to 9 (the dependency
-# packs, with 11's stamp column), for the tests of older databases.
-UNDO_V16="DROP TABLE repro_runs"
+# The SQL that takes a database back from schema version 17 to 16 (the
+# lockdep_stats series), from 17 to 15 (and the reproducer runs), from 17
+# to 14 (and the union kept by lockdep-merge), from 17 to 12 (and the
+# class events; 14 only moved indexes), from 17 to 11 (the dependency
+# event stream), and from 10 to 9 (the dependency packs, with 11's stamp
+# column), for the tests of older databases.
+UNDO_V17="DROP VIEW stats_sample_steps;
+	DROP TABLE stats_sample_values;
+	DROP TABLE stats_samples"
+UNDO_V16="$UNDO_V17; DROP TABLE repro_runs"
 UNDO_V15="$UNDO_V16; DROP TRIGGER union_boot_delete; DROP TRIGGER union_boot_update;
 	DROP TRIGGER union_class_insert; DROP TRIGGER union_class_update;
 	DROP TRIGGER union_class_delete; DROP TRIGGER union_dep_insert;

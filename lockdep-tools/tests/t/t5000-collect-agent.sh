@@ -82,11 +82,14 @@ test_expect_success 'collect everything from a real agent' '
 	size=$(wc -c </proc/version) &&
 	grep -qx "file complete /proc/version $size" raw/MANIFEST &&
 	grep -qx "agent lockdep-agent 1 Linux $(uname -r) $(uname -m)" raw/MANIFEST &&
-	test "$(grep -c "^file " raw/MANIFEST)" = 10 &&
+	test "$(grep -c "^file " raw/MANIFEST)" = 12 &&
 	test -z "$(find raw -name "*.part")" &&
 	# a kernel without lockdep: said once
 	if [ -e /proc/lockdep ]; then :; else
 		grep -qx "file missing /proc/lockdep 0 ENOENT" raw/MANIFEST &&
+		# no lockdep, no sampler: its files are none, never "not offered"
+		grep -qx "file missing /run/lockdep/stats 0 ENOENT" raw/MANIFEST &&
+		! grep -q "does not offer.*/run/lockdep" log agent.err &&
 		test ! -e raw/files/proc/lockdep &&
 		test "$(grep -c "this kernel has no lockdep" log)" = 1 &&
 		grep -q "^lockdep-collect: this kernel does not offer: /proc/lockdep, /proc/lockdep_stats, /proc/lockdep_chains, " log &&

@@ -166,7 +166,7 @@ static int pick_stat(const struct proc_lockdep_stat *s, void *ctx)
 static void test_real_6_1(void **state)
 {
 	struct stat_pick classes = { "lock-classes", 0 };
-	struct proc_stats_ops sops = { pick_stat };
+	struct proc_stats_ops sops = { pick_stat, NULL };
 	struct proc_parse_stats st;
 	const struct cls *c;
 	size_t i, deps = 0;

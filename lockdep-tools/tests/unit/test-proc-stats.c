@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/lockdep_stats parser: the real 6.1 file, the 2.6.2x labels
- * (tests/fixtures/old, see README.proc), unknown labels, malformed lines.
+ * /proc/lockdep_stats parser: the real 6.1 file, the 6.12 series'
+ * format, the 2.6.2x labels (tests/fixtures/old, see README.proc),
+ * unknown labels, malformed lines, and the agent's series of samples.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,6 +28,9 @@ struct stat_copy {
 struct got {
 	struct stat_copy s[MAX_STATS];
 	size_t nr;
+	struct proc_stats_sample h[8];
+	size_t nh;
+	size_t first_of[8];	/* index in s of each sample's first line */
 };
 
 static int on_stat(const struct proc_lockdep_stat *s, void *ctx)
@@ -46,18 +50,35 @@ static int on_stat(const struct proc_lockdep_stat *s, void *ctx)
 	return 0;
 }
 
-static const struct proc_stats_ops ops = { on_stat };
+static int on_sample(const struct proc_stats_sample *h, void *ctx)
+{
+	struct got *g = ctx;
 
-static int parse(FILE *f, const char *name, struct got *g,
-		 struct proc_parse_stats *st)
+	assert_true(g->nh < 8);
+	g->first_of[g->nh] = g->nr;
+	g->h[g->nh++] = *h;
+	return 0;
+}
+
+static const struct proc_stats_ops ops = { on_stat, on_sample };
+
+static int parse_flags(FILE *f, const char *name, unsigned int flags,
+		       struct got *g, struct proc_parse_stats *st)
 {
 	int ret;
 
 	assert_non_null(f);
 	memset(g, 0, sizeof(*g));
-	ret = proc_stats_parse(f, name, PROC_PARSE_QUIET, &ops, g, st);
+	ret = proc_stats_parse(f, name, PROC_PARSE_QUIET | flags, &ops, g,
+			       st);
 	fclose(f);
 	return ret;
+}
+
+static int parse(FILE *f, const char *name, struct got *g,
+		 struct proc_parse_stats *st)
+{
+	return parse_flags(f, name, 0, g, st);
 }
 
 static const struct stat_copy *get(const struct got *g, const char *label)
@@ -99,6 +120,103 @@ static void test_real_6_1(void **state)
 	assert_false(s->has_max);
 	s = get(&g, "large chain blocks");
 	assert_int_equal(s->line, 36);
+}
+
+/* The 6.12 series' format: every label known, our two counters too. */
+static void test_6_12(void **state)
+{
+	struct proc_parse_stats st;
+	struct got g;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse(fopen(FIX "stats-6.12/lockdep_stats", "r"), "x", &g,
+			       &st), 0);
+	assert_int_equal(st.bad, 0);
+	assert_int_equal(g.nr, 37);
+	for (i = 0; i < g.nr; i++)
+		assert_true(g.s[i].known);
+	assert_int_equal(get(&g, "reports printed")->value, 0);
+	assert_int_equal(get(&g, "duplicate reports suppressed")->line, 34);
+	assert_int_equal(get(&g, "stack-trace entries")->max, 524288);
+	assert_int_equal(get(&g, "large chain blocks")->line, 38);
+	assert_int_equal(g.nh, 0);
+}
+
+/*
+ * The agent's series: each header before its lines, the kinds and their
+ * numbers as printed (a gap or a number going back is the caller's to
+ * tell), unknown lines kept; a header outside a series is malformed.
+ */
+static void test_series(void **state)
+{
+	static const char in[] =
+		"@ 0 1500 periodic 2000\n"
+		" lock-classes:          10 [max: 8192]\n"
+		" a line of 7.0:          3\n"
+		"\n"
+		" zapped classes:         0\n"
+		"@ 4 9500 periodic 2000\n"		/* 1 to 3 lost */
+		" lock-classes:           9 [max: 8192]\n"	/* went back */
+		"  @  5  9510  snapshot  1432  \n"
+		" direct dependencies:  4096 [max: 4096]\n";
+	struct proc_parse_stats st;
+	struct got g;
+
+	(void)state;
+	assert_int_equal(parse_flags(fmemopen((void *)in, sizeof(in) - 1,
+					      "r"), "mem",
+				     PROC_PARSE_STATS_SERIES, &g, &st), 0);
+	assert_int_equal(st.bad, 0);
+	assert_int_equal(g.nh, 3);
+	assert_int_equal(g.nr, 5);
+	assert_int_equal(st.records, 5);
+	assert_int_equal(g.h[0].seq, 0);
+	assert_int_equal(g.h[0].time_ms, 1500);
+	assert_int_equal(g.h[0].kind, PROC_STATS_PERIODIC);
+	assert_int_equal(g.h[0].arg, 2000);
+	assert_int_equal(g.h[0].line, 1);
+	assert_int_equal(g.first_of[1], 3);
+	assert_int_equal(g.h[1].seq, 4);
+	assert_int_equal(g.h[2].kind, PROC_STATS_SNAPSHOT);
+	assert_int_equal(g.h[2].arg, 1432);
+	assert_int_equal(g.h[2].line, 8);
+	assert_false(g.s[1].known);
+	assert_string_equal(g.s[4].label, "direct dependencies");
+	assert_int_equal(g.s[4].max, 4096);
+
+	/* the same text as one lockdep_stats file: three bad lines */
+	assert_int_equal(parse(fmemopen((void *)in, sizeof(in) - 1, "r"),
+			       "mem", &g, &st), 0);
+	assert_int_equal(st.bad, 3);
+	assert_int_equal(g.nh, 0);
+	assert_int_equal(g.nr, 5);
+}
+
+static void test_series_malformed(void **state)
+{
+	static const char in[] =
+		" lock-classes:  1 [max: 8]\n"		/* 1 before a header */
+		"@ 0 1500 periodical 2000\n"		/* 2 kind */
+		"@ 0 1500 periodic\n"			/* 3 no interval */
+		"@ 0 1500 periodic 2000 x\n"		/* 4 trailing */
+		"@ x 1500 periodic 2000\n"		/* 5 no number */
+		"@ 0 periodic 2000\n"			/* 6 no time */
+		"@ 99999999999999999999 0 periodic 1\n"	/* 7 too big */
+		"@ 1 2 snapshot 3\n"
+		" lock-classes:  2 [max: 8]\n";
+	struct proc_parse_stats st;
+	struct got g;
+
+	(void)state;
+	assert_int_equal(parse_flags(fmemopen((void *)in, sizeof(in) - 1,
+					      "r"), "mem",
+				     PROC_PARSE_STATS_SERIES, &g, &st), 0);
+	assert_int_equal(st.bad, 7);
+	assert_int_equal(g.nh, 1);
+	assert_int_equal(g.h[0].seq, 1);
+	assert_int_equal(g.nr, 1);
+	assert_int_equal(g.s[0].value, 2);
 }
 
 static void test_old_labels(void **state)
@@ -177,7 +295,8 @@ static void test_known_table(void **state)
 		"softirq on events", "softirq off events",
 		"redundant softirq ons", "redundant softirq offs",
 		"debug_locks", "zapped classes", "zapped lock chains",
-		"large chain blocks",
+		"large chain blocks", "reports printed",
+		"duplicate reports suppressed",
 	};
 	size_t i;
 
@@ -194,6 +313,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_6_1),
+		cmocka_unit_test(test_6_12),
+		cmocka_unit_test(test_series),
+		cmocka_unit_test(test_series_malformed),
 		cmocka_unit_test(test_old_labels),
 		cmocka_unit_test(test_unknown_and_malformed),
 		cmocka_unit_test(test_known_table),
