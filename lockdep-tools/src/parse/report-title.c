@@ -42,7 +42,10 @@
  * interleaved), the header when the line its pattern needs is missing,
  * the "at:" function as printed where its pattern captures one, and a
  * syscall wrapper prefix ("__se_sys_", "__x64_") taken off a gathered
- * frame.
+ * frame. Neither title looks at a frame's symbolised inline chain:
+ * syzkaller titles the raw output before it symbolises, and its frame
+ * pattern wants "+0x" or "." after the name, which "[inline]" lines
+ * lack, so the function is the one the address lies in as built.
  *
  * Dedup key: 16 hex digits of the 64-bit FNV-1a hash of
  *   "<type>\n<lock>\n<lock>...\n<title>"
