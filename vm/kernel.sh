@@ -11,7 +11,9 @@
 #   build    bzImage, modules and vmlinux (ccache under build/ccache)
 #   export   regenerate kernel-patches/*.patch and series from the commits
 #            on top of "pristine" (the only way patches are edited), and
-#            0000-cover-letter.patch around the subject and text it had
+#            0000-cover-letter.patch around the subject and text it had;
+#            subjects begin "[PREFIX NN/MM]", PREFIX from the series'
+#            subject-prefix file (e.g. "RFC PATCH v4"), or "PATCH"
 #
 # KERNEL_SOURCE=linux-source-6.12 (see lib.sh) runs the same steps for the
 # series kept for Debian's 6.12: build/linux-6.12 and kernel-patches/6.12/,
@@ -272,12 +274,12 @@ do_build() {
 }
 
 # cover_part FILE subject|blurb: the part of a cover letter that is ours,
-# not format-patch's: the subject without its "[PATCH 0/N] " (unfolded),
+# not format-patch's: the subject without its "[PREFIX 0/N] " (unfolded),
 # or the text between the headers and the shortlog ("Name (N):")
 cover_part() {
 	awk -v part="$2" '
 	part == "subject" && /^Subject: / {
-		s = $0; sub(/^Subject: \[PATCH[^]]*\] /, "", s); subj = 1; next }
+		s = $0; sub(/^Subject: \[[^]]*\] /, "", s); subj = 1; next }
 	subj && /^[ \t]/ { sub(/^[ \t]+/, " "); s = s $0; next }
 	subj { print s; exit }
 	part == "blurb" && !body && /^$/ { body = 1; next }
@@ -288,10 +290,12 @@ cover_part() {
 }
 
 do_export() {
-	local n cover=$PATCHES/0000-cover-letter.patch subject="" blurb=""
+	local n cover=$PATCHES/0000-cover-letter.patch subject="" blurb="" prefix=PATCH
 	git -C "$KSRC" rev-parse -q --verify pristine >/dev/null ||
 		die "no kernel tree in $KSRC: run '$0 tree' first"
 	n=$(git -C "$KSRC" rev-list --count pristine..HEAD)
+	# the series' version, as the subjects say it ("RFC PATCH v4")
+	[ -f "$PATCHES/subject-prefix" ] && prefix=$(cat "$PATCHES/subject-prefix")
 	# the cover letter's text is kept across exports; format-patch
 	# writes the rest (shortlog, diffstat) anew
 	if [ -f "$cover" ]; then
@@ -305,6 +309,7 @@ do_export() {
 		git -C "$KSRC" -c user.name="$(git -C "$KSRC" log -1 --format=%an)" \
 			-c user.email="$(git -C "$KSRC" log -1 --format=%ae)" \
 			format-patch -q --no-signature --zero-commit --cover-letter \
+			--subject-prefix="$prefix" \
 			-o "$PATCHES" pristine..HEAD
 		SUBJECT=$subject BLURB=$blurb \
 		DATE=$(git -C "$KSRC" log -1 --format=%aD) awk '

@@ -64,15 +64,23 @@ irq-then-abba-2 none
 bench none
 bench-unordered none
 EOF
-# Series v4 (6.1) adds recursion-then-cycle-1 and -2 (t0340) after
-# irq-then-abba-2, and trace-table-full (t0330), which turns the validator
+# Series v4 (6.1) adds unordered-then-cycle-1 and -2 after
+# unlock-order-non-nested, recursion-then-cycle-1 and -2 and
+# user-return-then-cycle-1 and -2 (all t0340) after irq-then-abba-2, and
+# trace-table-full (t0330), which turns the validator
 # off for the rest of the boot, so it runs in no boot of this test; on
 # 6.12, series v3, ported next.
 if [ "${KERNEL_SOURCE:-linux-source-6.1}" != linux-source-6.12 ]; then
 	awk '{ print }
+		$1 == "unlock-order-non-nested" {
+			print "unordered-then-cycle-1 none"
+			print "unordered-then-cycle-2 none"
+		}
 		$1 == "irq-then-abba-2" {
 			print "recursion-then-cycle-1 recursive-locking"
 			print "recursion-then-cycle-2 none"
+			print "user-return-then-cycle-1 lock-held-returning-to-user"
+			print "user-return-then-cycle-2 none"
 		}
 		END { print "trace-table-full trace-table-full" }' \
 		"$TRASH/expected-list" >"$TRASH/expected-list.v4" &&
@@ -110,11 +118,13 @@ report_of() {
 	awk -v n="$1" '$1 == n { print $2 }' "$TRASH/expected-list"
 }
 
-# recursion-then-cycle-1's report is checked by t0340's boot and by the
-# report_all boot below: no boot of its own.
+# recursion-then-cycle-1's and user-return-then-cycle-1's reports are
+# checked by t0340's boot and by the report_all boot below: no boot of
+# their own.
 if [ -z "${LOCKDEP_SCENARIOS:-}" ]; then
 	LOCKDEP_SCENARIOS=$(awk '$2 != "none" && $1 != "abba-deadlock" &&
-		$1 != "trace-table-full" && $1 != "recursion-then-cycle-1" { print $1 }' \
+		$1 != "trace-table-full" && $1 != "recursion-then-cycle-1" &&
+		$1 != "user-return-then-cycle-1" { print $1 }' \
 		"$TRASH/expected-list")
 fi
 
@@ -141,7 +151,7 @@ clean="$clean inconsistent-softirq-bh unlock-order-non-nested ab-order bench"
 clean="$clean bench-unordered"
 clean="$clean irq-then-abba-2"
 grep -q '^recursion-then-cycle-2 ' "$TRASH/expected-list" &&
-	clean="$clean recursion-then-cycle-2"
+	clean="$clean recursion-then-cycle-2 user-return-then-cycle-2 unordered-then-cycle-2"
 dir=$VMDIR/t0300-clean
 # The unknown name comes last: its failure makes the collection partial.
 test_expect_success 'clean scenarios: boot' "
@@ -265,7 +275,7 @@ else
 		for s in \$(awk '\$1 != \"abba-deadlock\" && \$1 != \"trace-table-full\" { print \$1 }' \
 			'$TRASH/expected-list'); do
 			r=\$(awk -v n=\$s '\$1 == n { print \$2 }' '$TRASH/expected-list')
-			case \$s in ba-order|irq-then-abba-2|recursion-then-cycle-2) r=circular-dependency ;; esac
+			case \$s in ba-order|irq-then-abba-2|*-then-cycle-2) r=circular-dependency ;; esac
 			segment \$s $dir/console.log >seg &&
 			grep -q \"test_lockdep_scenarios: done \$s\" seg || exit 1
 			n=\$(grep -cE '$ANY_REPORT' seg)
@@ -277,6 +287,47 @@ else
 			fi
 		done
 	"
+fi
+
+# The differential of report_all, on the two boots above that run the
+# clean scenarios, without it (t0300-clean) and with it among all the
+# others (t0300-report-all), by the scenario module's classes (their keys
+# in module space), named "NAME/VERSION/SUBCLASS": the dependencies
+# without report_all must all be there with it, and in each boot the
+# dependency events must name the export's dependencies between those
+# classes, no more and no fewer.
+# mod_deps DIR: the export's dependencies of boot DIR, "FROM TO"
+mod_deps() {
+	awk '$1 == "class" && $3 ~ /^0xffffffffa/ { c[$2] = $NF "/" $4 "/" $5 }
+		$1 == "dep" && ($2 in c) && ($3 in c) { print c[$2], c[$3] }' \
+		"$1/raw/files/sys/kernel/debug/lockdep/graph" | sort -u
+}
+# mod_events DIR: the same from the dependency events of boot DIR
+mod_events() {
+	{ awk '$1 == "class" && $3 ~ /^0xffffffffa/ { print "class", $2, $NF "/" $4 "/" $5 }' \
+		"$1/raw/files/sys/kernel/debug/lockdep/graph" &&
+	  sed -n 's/.* lockdep_dependency: from=\([0-9]*\) to=\([0-9]*\) .*/dep \1 \2/p' \
+		"$1/raw/events"; } |
+	awk '$1 == "class" { c[$2] = $3 }
+		$1 == "dep" && ($2 in c) && ($3 in c) { print c[$2], c[$3] }' | sort -u
+}
+# (On 6.12, series v3, ported next.)
+if [ "${KERNEL_SOURCE:-linux-source-6.1}" != linux-source-6.12 ]; then
+	test_expect_success 'differential: every dependency without report_all is there with it' "
+		mod_deps $VMDIR/t0300-clean >off &&
+		mod_deps $VMDIR/t0300-report-all >on &&
+		test -s off &&
+		comm -23 off on >missing &&
+		{ test ! -s missing || { cat missing; false; }; }
+	"
+	for b in clean report-all; do
+		test_expect_success "differential: the events of t0300-$b say what its export says" "
+			mod_deps $VMDIR/t0300-$b >export &&
+			mod_events $VMDIR/t0300-$b >events &&
+			test -s export &&
+			test_cmp export events
+		"
+	done
 fi
 
 for s in $LOCKDEP_SCENARIOS; do
