@@ -7,12 +7,14 @@
  * (a chain of two links, frames, an inline frame, a held lock), is made
  * once and kept open; each input is read as a list of edits of its
  * report rows (set a column to NULL, a small or huge or negative integer
- * or a word; delete a row), made inside a savepoint, and the database is
- * then read boot by boot as lockdep-report --db does, each report printed
- * as text and JSON, before the savepoint is rolled back: the next input
- * starts from the same rows. One connection for all of it: a connection
- * per input parses the whole schema (about half of the 11 ms an input
- * took with a copy of the file and three connections per input).
+ * or a word; delete a row), made inside a savepoint; one boot is then
+ * read as lockdep-report --db --boot does, each report printed as text
+ * and JSON, before the savepoint is rolled back: the next input starts
+ * from the same rows. The input picks the boot: the first with no bytes
+ * past its last whole edit, the second with one to three. One connection
+ * for all of it: a connection per input parses the whole schema (about
+ * half of the 11 ms an input took with a copy of the file and three
+ * connections per input).
  *
  * Invariants: the reader either refuses the report or returns one whose
  * every index is -1 or names an element of its array (report.h (1)):
@@ -344,8 +346,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(sqlite3_exec(st->db, "SAVEPOINT fuzz", NULL, NULL,
 				NULL) == SQLITE_OK);
 	apply_edits(data, size);
-	for (v.boot = 1; v.boot <= 2; v.boot++)
-		store_report_foreach(st, v.boot, check_report, &v);
+	/* one boot an input: both was twice the work for the same checks */
+	v.boot = size % 4 ? 2 : 1;
+	store_report_foreach(st, v.boot, check_report, &v);
 	FUZZ_CHECK(sqlite3_exec(st->db, "ROLLBACK TO fuzz; RELEASE fuzz",
 				NULL, NULL, NULL) == SQLITE_OK);
 	return 0;
