@@ -105,7 +105,7 @@ static void keep(struct ldr_report *r, void *data)
 }
 
 /* One boot holding the report of LOG, with an inline frame. */
-static void seed_boot(struct store *st, const char *label)
+static void seed_boot(const char *label)
 {
 	struct store_boot b = { .label = label, .source = "log",
 				.source_path = "fuzz.log" };
@@ -160,8 +160,8 @@ static void setup(void)
 	st = store_open(path, 0);
 	FUZZ_CHECK(st);
 	atexit(cleanup);
-	seed_boot(st, "one");
-	seed_boot(st, "two");
+	seed_boot("one");
+	seed_boot("two");
 	/*
 	 * The edits are a foreign writer's, as with another connection: a
 	 * row may point at a report that is not there, none is cascaded.
