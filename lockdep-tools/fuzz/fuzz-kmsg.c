@@ -92,16 +92,25 @@ static void reference_text(struct strbuf *out, const char *s, size_t len)
 	}
 }
 
+/*
+ * The buffers of a record's check, kept from one record (and input) to
+ * the next: three allocations a record otherwise.
+ */
+static struct emitted again = { STRBUF_INIT, 0 };
+static struct strbuf rec = STRBUF_INIT, text = STRBUF_INIT;
+
 static void check_round_trip(const char *line, size_t len,
 			     const struct emitted *e)
 {
 	const char *semi = memchr(line, ';', len);
-	struct emitted again = { STRBUF_INIT, 0 };
-	struct strbuf rec = STRBUF_INIT, text = STRBUF_INIT;
 	const char *p = e->all.buf;
 	struct kmsg_parser *kp;
 	size_t plen;
 
+	strbuf_reset(&again.all);
+	again.lines = 0;
+	strbuf_reset(&rec);
+	strbuf_reset(&text);
 	FUZZ_CHECK(semi != NULL);
 	/* "[ sec.usec]" and the caller tag "[ T1]" if any, then ' ' */
 	plen = (const char *)memchr(p, ']', e->all.len) - p + 1;
@@ -121,9 +130,6 @@ static void check_round_trip(const char *line, size_t len,
 	FUZZ_CHECK(again.lines == e->lines && again.all.len == e->all.len &&
 		   !memcmp(again.all.buf, e->all.buf, e->all.len));
 	kmsg_parser_free(kp);
-	strbuf_release(&again.all);
-	strbuf_release(&rec);
-	strbuf_release(&text);
 }
 
 static void check_prefix(const struct emitted *e, unsigned long long usec)
@@ -142,8 +148,8 @@ static void check_prefix(const struct emitted *e, unsigned long long usec)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool quiet;
+	static struct emitted e = { STRBUF_INIT, 0 };
 	const char *s = (const char *)data, *end = s + size, *nl;
-	struct emitted e = { STRBUF_INIT, 0 };
 	struct kmsg_parser *kp;
 	unsigned long lines = 0;
 	uint64_t records = 0, seq = 0;
@@ -175,6 +181,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_round_trip(s, nl - s, &e);
 	}
 	kmsg_parser_free(kp);
-	strbuf_release(&e.all);
 	return 0;
 }

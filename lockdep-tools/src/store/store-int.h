@@ -41,6 +41,8 @@ enum store_stmt {
 	ST_NR
 };
 
+#define STORE_REPORT_PARTS	10
+
 struct store {
 	sqlite3 *db;
 	char *path;
@@ -52,6 +54,8 @@ struct store {
 	long long nr_chains, nr_stats, nr_lock_stat, nr_points, nr_selftest;
 	long long nr_events;
 	sqlite3_stmt *stmt[ST_NR];
+	/* store-read.c: the queries of a report's parts, kept between reports */
+	sqlite3_stmt *report_parts[STORE_REPORT_PARTS];
 	struct pack_check *pack_check;	/* store-graph.c: being checked */
 };
 

@@ -181,6 +181,15 @@ static void frame_from_row(struct ldr_frame *f, sqlite3_stmt *s)
 	f->inlined = sqlite3_column_int(s, 11);
 }
 
+/*
+ * The end of a per-report query's rows: its statement is kept for the
+ * next report (load_parts() resets it), so a loader never finalizes it.
+ */
+static int part_end(struct store *st, int rc)
+{
+	return rc == SQLITE_DONE ? 0 : store_fail(st, "unable to read");
+}
+
 static int load_locks(struct store *st, struct ldr_report *r, sqlite3_stmt *s)
 {
 	struct ldr_lock *l;
@@ -208,7 +217,7 @@ static int load_locks(struct store *st, struct ldr_report *r, sqlite3_stmt *s)
 		l->holder = store_col_strdup(s, 11);
 		l->line = sqlite3_column_int64(s, 12);
 	}
-	return store_finish(st, s, rc, 0);
+	return part_end(st, rc);
 }
 
 static int load_stacks(struct store *st, struct ldr_report *r,
@@ -219,10 +228,10 @@ static int load_stacks(struct store *st, struct ldr_report *r,
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if (col_index(st, r, s, 1, r->nr_locks, true,
 			      "report_stacks.lock_idx", &lock))
-			return sqlite3_finalize(s), -1;
+			return -1;
 		report_add_stack(r, col_text(s, 0), lock);
 	}
-	return store_finish(st, s, rc, 0);
+	return part_end(st, rc);
 }
 
 static int load_irq_events(struct store *st, struct ldr_report *r,
@@ -239,7 +248,7 @@ static int load_irq_events(struct store *st, struct ldr_report *r,
 		e->what = xstrdup(col_text(s, 0));
 		e->stamp = sqlite3_column_int64(s, 1);
 	}
-	return store_finish(st, s, rc, 0);
+	return part_end(st, rc);
 }
 
 /*
@@ -283,10 +292,10 @@ static int load_frames(struct store *st, struct ldr_report *r,
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		fr = frames_owner(st, r, s, "report_frames");
 		if (!fr)
-			return sqlite3_finalize(s), -1;
+			return -1;
 		frame_from_row(frames_add(fr), s);
 	}
-	return store_finish(st, s, rc, 0);
+	return part_end(st, rc);
 }
 
 static int load_inlines(struct store *st, struct ldr_report *r,
@@ -300,14 +309,14 @@ static int load_inlines(struct store *st, struct ldr_report *r,
 		fr = frames_owner(st, r, s, "frame_inlines");
 		if (!fr || col_index(st, r, s, 2, fr->nr, false,
 				     "frame_inlines.frame_idx", &i))
-			return sqlite3_finalize(s), -1;
+			return -1;
 		f = &fr->v[i];
 		f->inl = xrealloc(f->inl, (f->nr_inl + 1) * sizeof(*f->inl));
 		f->inl[f->nr_inl].func = xstrdup(col_text(s, 3));
 		f->inl[f->nr_inl].file = store_col_strdup(s, 4);
 		f->inl[f->nr_inl++].line = sqlite3_column_int(s, 5);
 	}
-	return store_finish(st, s, rc, 0);
+	return part_end(st, rc);
 }
 
 static int load_lists(struct store *st, struct ldr_report *r,
@@ -326,7 +335,7 @@ static int load_lists(struct store *st, struct ldr_report *r,
 			    col_index(st, r, s, 1, r->nr_stacks, false,
 				      "report_chain.stack_idx",
 				      &r->chain[r->nr_chain].stack))
-				return sqlite3_finalize(s), -1;
+				return -1;
 			r->nr_chain++;
 			break;
 		case 1:
@@ -353,7 +362,7 @@ static int load_lists(struct store *st, struct ldr_report *r,
 			break;
 		}
 	}
-	return store_finish(st, s, rc, 0);
+	return part_end(st, rc);
 }
 
 /* The per-report queries, in the order they must run (owners first). */
@@ -381,14 +390,38 @@ static const char *const part_sql[] = {
 	"SELECT lineno, text FROM report_raw WHERE report_id = ? ORDER BY idx",
 };
 
+_Static_assert(sizeof(part_sql) / sizeof(*part_sql) == STORE_REPORT_PARTS,
+	       "one cached statement per query of part_sql");
+
+/*
+ * Query @i of part_sql, prepared once per store: a report read is ten
+ * queries, and preparing them again for every report cost more than
+ * running them (a database of many reports; the report reader's fuzz
+ * harness spent 40% of its time in sqlite3_prepare_v2()).
+ */
+static sqlite3_stmt *part_stmt(struct store *st, size_t i)
+{
+	sqlite3_stmt **s = &st->report_parts[i];
+
+	if (*s)
+		return *s;
+	if (sqlite3_prepare_v3(st->db, part_sql[i], -1,
+			       SQLITE_PREPARE_PERSISTENT, s, NULL)) {
+		store_fail(st, "unable to read");
+		return NULL;
+	}
+	return *s;
+}
+
 static int load_parts(struct store *st, struct ldr_report *r, sqlite3_stmt *bt)
 {
 	sqlite3_stmt *s;
 	size_t i;
 	int ret;
 
-	for (i = 0; i < sizeof(part_sql) / sizeof(*part_sql); i++) {
-		if (store_prepare(st, part_sql[i], &s))
+	for (i = 0; i < STORE_REPORT_PARTS; i++) {
+		s = part_stmt(st, i);
+		if (!s)
 			return -1;
 		sqlite3_bind_int64(s, 1, r->id);
 		switch (i) {
@@ -411,6 +444,7 @@ static int load_parts(struct store *st, struct ldr_report *r, sqlite3_stmt *bt)
 			ret = load_lists(st, r, s, i - 5);
 			break;
 		}
+		sqlite3_reset(s);
 		if (ret)
 			return -1;
 	}

@@ -561,6 +561,8 @@ void store_close(struct store *st)
 		store_boot_abort(st);
 	for (i = 0; i < ST_NR; i++)
 		sqlite3_finalize(st->stmt[i]);
+	for (i = 0; i < STORE_REPORT_PARTS; i++)
+		sqlite3_finalize(st->report_parts[i]);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);

@@ -508,6 +508,58 @@ static void test_bad_index_read_back(void **state)
 }
 
 /*
+ * The queries of a report's parts are kept from one report to the next
+ * (store-read.c): one refused half-way through its rows leaves them as
+ * ready for the next report as a fresh store would, on the same store.
+ */
+static void test_refused_report_then_next(void **state)
+{
+	struct ldr_report *want, *r;
+	struct store *st;
+	bool found;
+	size_t i;
+	int pass;
+
+	(void)state;
+	st = store_open(path, 0);
+	assert_non_null(st);
+	add_boot(st, "a");
+	add_boot(st, "b");
+	store_close(st);
+	/* report 1's second frame row names no lock: its rows stop there */
+	exec_raw("UPDATE report_frames SET owner_idx = 100 WHERE report_id = 1"
+		 " AND (owner, owner_idx, idx) IN (SELECT owner, owner_idx, idx"
+		 " FROM report_frames WHERE report_id = 1"
+		 " ORDER BY owner, owner_idx, idx LIMIT 1 OFFSET 1)");
+	st = store_open(path, STORE_READ_ONLY);
+	assert_non_null(st);
+	want = store_report_load(st, 2, &found);
+	assert_non_null(want);
+	store_close(st);
+	st = store_open(path, STORE_READ_ONLY);
+	assert_non_null(st);
+	for (pass = 0; pass < 2; pass++) {
+		assert_null(store_report_load(st, 1, &found));
+		assert_true(found);
+		r = store_report_load(st, 2, &found);
+		assert_non_null(r);
+		assert_int_equal(r->id, 2);
+		assert_int_equal(r->nr_locks, want->nr_locks);
+		assert_int_equal(r->nr_chain, want->nr_chain);
+		assert_int_equal(r->nr_stacks, want->nr_stacks);
+		for (i = 0; i < r->nr_locks; i++)
+			assert_int_equal(r->locks[i].at.nr,
+					 want->locks[i].at.nr);
+		for (i = 0; i < r->nr_stacks; i++)
+			assert_int_equal(r->stacks[i].frames.nr,
+					 want->stacks[i].frames.nr);
+		report_free(r);
+	}
+	report_free(want);
+	store_close(st);
+}
+
+/*
  * The sizes a graph reader reserves for come from fresh pack headers
  * only: a pack stamped under another schema or with a damaged header
  * adds nothing, and neither does a boot without a pack.
@@ -568,6 +620,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_killed_collection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_index_read_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_report_then_next, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_graph_sizes, setup, teardown),
 	};
 
