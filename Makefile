@@ -80,7 +80,9 @@ initramfs-plain: kernel-plain tools
 # vm-boot boots the lockdep kernel, or one of yours, never writing into
 # it: KERNEL_IMAGE=bzImage [VMLINUX=file] [MODULES=dir] one built already
 # (MODULES: its INSTALL_MOD_PATH), KERNEL_TREE=DIR a tree built out of
-# tree first into build/tree/NAME (vm/kernel-tree.sh). Of its modules the
+# tree first into build/tree/NAME (vm/kernel-tree.sh; with PATCH= the
+# patches applied to a copy of its source, never to DIR, and built
+# from a copy of that build in build/tree/NAME-ID). Of its modules the
 # guest loads at boot, with what they need (modules.dep), the virtio
 # ones, ext4, loop, the filesystems RUN mounts and MODULES_LOAD=a,b;
 # the others are packed for modprobe when they are at most MODULES_MAX
@@ -102,11 +104,16 @@ initramfs-plain: kernel-plain tools
 # KCONFIG=extra.config merged over kernel-patches/lockdep.config and
 # PATCH="fix.patch ..." applied: the lockdep kernel built beside the
 # default one, in build/variant/ID, only what they touch recompiled
-# (vm/kernel-variant.sh; not with KERNEL_IMAGE or KERNEL_TREE).
-VARIANT_ARGS = $(if $(KCONFIG),-c $(abspath $(KCONFIG))) $(foreach p,$(PATCH),-p $(abspath $(p)))
+# (vm/kernel-variant.sh; not with KERNEL_IMAGE; with KERNEL_TREE, PATCH=
+# alone: the tree's own .config is its config, not ours).
+PATCH_ARGS = $(foreach p,$(PATCH),-p $(abspath $(p)))
+VARIANT_ARGS = $(if $(KCONFIG),-c $(abspath $(KCONFIG))) $(PATCH_ARGS)
 ifneq ($(strip $(VARIANT_ARGS)),)
-ifneq ($(KERNEL_IMAGE)$(KERNEL_TREE),)
-$(error KCONFIG= and PATCH= build the lockdep kernel's tree: not with KERNEL_IMAGE= or KERNEL_TREE=)
+ifneq ($(KERNEL_IMAGE),)
+$(error KCONFIG= and PATCH= build a kernel's tree: not with KERNEL_IMAGE=)
+endif
+ifneq ($(and $(KERNEL_TREE),$(KCONFIG)),)
+$(error KCONFIG= is merged over our config, and KERNEL_TREE='s kernel has the tree's own .config: not with KERNEL_TREE=)
 endif
 endif
 ifneq ($(KERNEL_IMAGE),)
@@ -116,10 +123,12 @@ VM_PREP = $(VM_ENV) $(MODULES_ENV) vm/initramfs.sh
 VM_DEPS = deps tools
 VM_SYMS = $(if $(VMLINUX),--vmlinux $(abspath $(VMLINUX)),$(if $(DEBUG_DIR),--debug-dir $(abspath $(DEBUG_DIR))))
 else ifneq ($(KERNEL_TREE),)
-TREE_OUT = $(BUILD)/tree/$(notdir $(abspath $(KERNEL_TREE)))
+# PATCH=: the patched build, build/tree/NAME-ID (ID as kernel-tree.sh's)
+TREE_OUT = $(BUILD)/tree/$(notdir $(abspath $(KERNEL_TREE)))$(if $(PATCH),-$(shell cat $(abspath $(PATCH)) | sha256sum | cut -c1-16))
 VM_ENV = VM_KERNEL=$(TREE_OUT)/obj/arch/x86/boot/bzImage \
 	VM_MODULES=$(TREE_OUT)/modules VM_INITRD=$(TREE_OUT)/initramfs.cpio.gz
-VM_PREP = $(MODULES_ENV) vm/kernel-tree.sh $(KERNEL_TREE)
+VM_PREP = $(MODULES_ENV) vm/kernel-tree.sh $(PATCH_ARGS) $(KERNEL_TREE)
+VARIANT_ARGS =
 VM_DEPS = deps tools
 VM_SYMS = --vmlinux $(TREE_OUT)/obj/vmlinux --modules $(TREE_OUT)/obj
 else ifneq ($(strip $(VARIANT_ARGS)),)

@@ -4,7 +4,7 @@
 # A developer's own kernel tree, built for the lockdep guest without
 # writing into it ('make vm-boot KERNEL_TREE=DIR'):
 #
-#   vm/kernel-tree.sh DIR
+#   vm/kernel-tree.sh [-p PATCH]... DIR
 #
 # Everything lands in build/tree/NAME/ (NAME: DIR's last component):
 #   obj/      the out-of-tree build (make O=...): .config, vmlinux, bzImage
@@ -27,11 +27,40 @@
 # build, nothing is copied or made again: the check takes a second. A step that fails or is interrupted (Ctrl-C)
 # leaves that mark where it was, and the next run resumes: rsync and make
 # do again only what is missing.
+#
+# -p PATCH (git format-patch mails or plain diffs, in order; 'make vm-boot
+# KERNEL_TREE=DIR PATCH=fix.patch'): the tree built as above, then with
+# the patches applied in build/tree/NAME-ID/ (ID: a hash of the patches,
+# so going back to either side is free), which the guest boots:
+#  - checked first, before anything is built: the files they touch are
+#    copied from DIR into a scratch directory and the patches applied
+#    there in turn (apply_patches, lib.sh, as kernel-variant.sh checks
+#    its own); one that does not apply is named with git's reason;
+#  - src/: the unpatched build's source (DIR, or its copy) copied with
+#    hard links where the file system allows, and the files the patches
+#    touch copied again, unlinked, before git apply writes them: DIR is
+#    never written into;
+#  - obj/: a copy of the unpatched build with its times (cp -a), its
+#    absolute paths pointed at the new directory (repoint_build), so
+#    Kbuild compiles only what the patches touch.
+# A new unpatched build (DIR changed) starts the patched one again.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=tree
 
-[ $# = 1 ] || { echo "usage: $0 DIR" >&2; exit 64; }
+usage() {
+	echo "usage: $0 [-p PATCH]... DIR" >&2
+	exit 64
+}
+patches=()
+while getopts p: opt; do
+	case $opt in
+	p) patches+=("$OPTARG") ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# = 1 ] || usage
 tree=$(cd "$1" 2>/dev/null && pwd) || die "no directory '$1'"
 [ -f "$tree/Makefile" ] && [ -f "$tree/Kconfig" ] && [ -d "$tree/arch/x86" ] ||
 	die "'$tree' is not a kernel source tree (no Makefile, Kconfig or arch/x86)"
@@ -41,6 +70,40 @@ out=$BUILD/tree/$name
 obj=$out/obj
 JOBS=${JOBS:-$(nproc)}
 FRAGMENT=$TOP/kernel-patches/lockdep.config
+mkdir -p "$BUILD/tree"
+
+# nogit ARGS...: git as a plain patch tool on files that are no
+# repository's, not even the one build/ is in
+nogit() {
+	GIT_CEILING_DIRECTORIES=$BUILD/tree git "$@"
+}
+# the patches, checked on a scratch copy of the files they touch
+if [ ${#patches[@]} -gt 0 ]; then
+	for p in "${patches[@]}"; do
+		[ -f "$p" ] && [ -r "$p" ] || die "cannot read '$p'"
+	done
+	pout=$out-$(cat "${patches[@]}" | sha256sum | cut -c1-16)
+	scratch=$(mktemp -d "$BUILD/tree/.check-XXXXXX")
+	trap 'rm -rf "$scratch"' EXIT
+	touched=()
+	for p in "${patches[@]}"; do
+		numstat=$(nogit -C "$scratch" apply --numstat "$(realpath "$p")" 2>&1) ||
+			{ printf '%s\n' "$numstat" | sed 's/^/    /' >&2; die "'$p' is not a patch git apply can read: nothing built"; }
+		while IFS=$'\t' read -r _ _ f; do
+			[ -n "$f" ] || continue
+			case /$f/ in
+			*/../*) die "the patch '$p' names '$f', outside the tree: nothing built" ;;
+			esac
+			touched+=("$f")
+		done <<<"$numstat"
+	done
+	for f in "${touched[@]}"; do
+		[ ! -f "$tree/$f" ] || [ -e "$scratch/$f" ] ||
+			{ mkdir -p "$scratch/$(dirname "$f")" && cp -p "$tree/$f" "$scratch/$f"; }
+	done
+	apply_patches "$tree" nogit -C "$scratch" apply -- "${patches[@]}"
+	progress "patches: ${#patches[@]} apply, touching ${#touched[@]} files"
+fi
 mkdir -p "$obj"
 
 # changed_since STAMP: a file of the tree is newer than STAMP, or there
@@ -143,6 +206,45 @@ else
 		INSTALL_MOD_STRIP=1 modules_install
 	mv "$out/stamp-start" "$built"
 	progress "build: $(tmake -s kernelrelease) from $tree"
+fi
+
+# patch_copy: the unpatched build copied into $pout, pointed there
+patch_copy() {
+	local link=()
+	mkdir -p "$pout" &&
+	cp -a "$obj" "$pout/obj" &&
+	{ [ "$(stat -c %d "$src")" != "$(stat -c %d "$pout")" ] || link=(--link-dest="$src"); } &&
+	rsync -a --exclude=/.git/ "${link[@]}" "$src/" "$pout/src/" &&
+	repoint_build "$pout/obj" "$obj" "$pout/obj" &&
+	repoint_build "$pout/obj" "$src" "$pout/src" &&
+	ln -sfn "$pout/src" "$pout/obj/source"
+}
+# the touched files unlinked from the unpatched source, then patched
+patch_apply() {
+	local f
+	for f in "${touched[@]}"; do
+		[ ! -f "$pout/src/$f" ] || { cp -p "$pout/src/$f" "$pout/src/$f.unlinked" &&
+			mv "$pout/src/$f.unlinked" "$pout/src/$f"; } || return
+	done
+	apply_patches "$pout/src" nogit -C "$pout/src" apply -- "${patches[@]}"
+}
+if [ ${#patches[@]} -gt 0 ]; then
+	from=$(stat -c %Y "$built")
+	if [ -f "$pout/stamp-built" ] && [ "$(cat "$pout/stamp-from")" = "$from" ]; then
+		progress "patched build: unchanged since the last one (${pout#"$TOP"/})"
+	else
+		rm -rf "$pout"
+		run_logged tree-patch-copy patch_copy
+		patch_apply
+		src=$pout/src obj=$pout/obj
+		run_logged tree-patch-build tmake -j"$JOBS" bzImage modules
+		run_logged tree-patch-modules-install tmake INSTALL_MOD_PATH="$pout/modules" \
+			INSTALL_MOD_STRIP=1 modules_install
+		echo "$from" >"$pout/stamp-from"
+		touch "$pout/stamp-built"
+		progress "patched build: ${#patches[@]} patches on $tree (${pout#"$TOP"/})"
+	fi
+	out=$pout obj=$pout/obj
 fi
 VM_KERNEL=$obj/arch/x86/boot/bzImage VM_MODULES=$out/modules \
 	VM_INITRD=$out/initramfs.cpio.gz "$TOP/vm/initramfs.sh"

@@ -138,12 +138,7 @@ is_mail() {
 # The patches, applied in turn to an index of the base commit.
 export GIT_INDEX_FILE=$tmp/index
 git -C "$KREPO" read-tree "$base"
-for p in "${patches[@]}"; do
-	if ! git -C "$KREPO" apply --cached "$(realpath "$p")" 2>"$tmp/apply.log"; then
-		sed 's/^/    /' "$tmp/apply.log" >&2
-		die "the patch '$p' does not apply to $KREPO at ${base:0:12} (git apply, above): nothing built"
-	fi
-done
+apply_patches "$KREPO at ${base:0:12}" git -C "$KREPO" apply --cached -- "${patches[@]}"
 changed=$(git -C "$KREPO" diff-index --cached --name-only "$base")
 [ ${#patches[@]} = 0 ] || progress "patches: ${#patches[@]} apply, touching $(echo "$changed" | grep -c .) files"
 module_only=false

@@ -185,3 +185,37 @@ scenario_module_build() {
 	printf 'obj-m := test_lockdep_scenarios.o\nccflags-y := %s\n' "${3:-}" >"$1/Kbuild"
 	run_logged "$2" kmake M="$1" modules
 }
+
+# apply_patches WHERE CMD... -- PATCH...: CMD PATCH (a git apply, with
+# its own tree or index) for each PATCH in turn; the first that does not
+# apply is named with git's reason, and nothing is built. One checker
+# for kernel-variant.sh (an index of the base commit) and kernel-tree.sh
+# (a scratch copy of the files the patches touch).
+apply_patches() {
+	local where=$1 cmd=() p log
+	shift
+	while [ "$1" != -- ]; do cmd+=("$1"); shift; done
+	shift
+	log=$(mktemp)
+	for p in "$@"; do
+		if ! "${cmd[@]}" "$(realpath "$p")" 2>"$log"; then
+			sed 's/^/    /' "$log" >&2
+			rm -f "$log"
+			die "the patch '$p' does not apply to $where (git apply, above): nothing built"
+		fi
+	done
+	rm -f "$log"
+}
+
+# repoint_build OBJ FROM TO: a kernel build directory copied with its
+# times (cp -a) named its source and itself by absolute paths, FROM/...
+# in its command lines and dependency files: now TO/..., times kept, so
+# Kbuild finds the same commands and rebuilds only what is newer
+repoint_build() {
+	local from
+	from=$(printf '%s/' "$2" | sed 's/[][\.*^$|]/\\&/g')
+	grep -rlIF "$2/" "$1" | while read -r f; do
+		sed "s|$from|$3/|g" "$f" >"$f.tmp" && chmod --reference="$f" "$f.tmp" &&
+			touch -r "$f" "$f.tmp" && mv "$f.tmp" "$f"
+	done
+}

@@ -9,7 +9,11 @@
 # copy of its source files and boots; it is never written into; a second
 # run with nothing changed takes seconds (one find over 84000 files: 0.7 s
 # of CPU; under 30 s asked, for a loaded machine); a build stopped by
-# Ctrl-C says how it ended and the next run finishes it. A kernel build
+# Ctrl-C says how it ended and the next run finishes it. PATCH=: a patch
+# that does not apply fails with git's reason before anything is built;
+# a small real one (a line printed in start_kernel) is built from a copy
+# of the unpatched build, recompiling only what it touches, and boots;
+# the tree is never written into, and going back costs nothing. A kernel build
 # (lockdep's config, -j2): make check-tree runs this, make check skips it.
 
 . "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
@@ -67,6 +71,61 @@ test_expect_success 'nothing changed: the second run checks it in seconds' '
 	grep -q "build: unchanged since the last one" again &&
 	! grep -q "tree-copy\|tree-build" again &&
 	test $took -lt 30
+'
+
+# the patches: one whose context is in no file of the tree, and a line
+# printed after the banner in start_kernel
+printf '%s\n' '--- a/init/main.c' '+++ b/init/main.c' '@@ -1,3 +1,4 @@' \
+	' no such line' '+/* t1100 */' ' in init/main.c' ' at all' >"$TRASH/bad.patch"
+awk '{ print } /^\tpr_notice\("%s", linux_banner\);$/ {
+	print "\tpr_notice(\"t1100: booted with the patch\\n\");" }' "$tree/init/main.c" |
+	diff -u --label a/init/main.c --label b/init/main.c "$tree/init/main.c" - >"$TRASH/good.patch"
+patched=$out-$(sha256sum <"$TRASH/good.patch" | cut -c1-16)
+
+test_expect_success 'PATCH= that does not apply: git'"'"'s reason, nothing built, the tree unchanged' '
+	ls "$(dirname "$out")" >dirs-before &&
+	test_expect_code 1 "$TOP/vm/kernel-tree.sh" -p "$TRASH/bad.patch" "$tree" >bad 2>&1 &&
+	cat bad &&
+	grep -q "error: patch failed: init/main.c:1" bad &&
+	grep -q "the patch .*bad.patch. does not apply to $tree" bad &&
+	! grep -q "build:\|tree-" bad &&
+	ls "$(dirname "$out")" >dirs-after && test_cmp dirs-before dirs-after &&
+	snap >after && test_cmp "$TRASH/before" after
+'
+
+test_expect_success 'PATCH= a line in start_kernel: built incrementally, it boots with it' '
+	grep -q "t1100: booted with the patch" "$TRASH/good.patch" &&
+	start=$(date +%s) &&
+	{ make -s -C "$TOP" --no-print-directory vm-boot KERNEL_TREE="$tree" \
+		PATCH="$TRASH/good.patch" NAME=t1100p >pboot.out 2>&1 || { cat pboot.out; false; }; } &&
+	echo "make vm-boot PATCH=: $(( $(date +%s) - start )) s" >&2 &&
+	cat pboot.out &&
+	grep -q "tree-patch-build: done" pboot.out &&
+	# compiled: the objects newer than the patched file (but those of
+	# the link, made anew each time)
+	find "$patched/obj" -name "*.o" ! -name ".tmp_vmlinux*" ! -name vmlinux.o \
+		! -path "*/boot/*" ! -name "version-timestamp.o" \
+		-newer "$patched/src/init/main.c" >compiled &&
+	cat compiled &&
+	test "$(cat compiled)" = "$patched/obj/init/main.o" &&
+	grep -q "t1100: booted with the patch" "$TOP/build/vm/t1100p/console.log" &&
+	grep -q "guest exited (qemu 0," pboot.out
+'
+
+test_expect_success 'PATCH=: the tree and the unpatched copy unchanged, the patched one patched' '
+	snap >after && test_cmp "$TRASH/before" after &&
+	cmp "$tree/init/main.c" "$out/src/init/main.c" &&
+	! grep -q t1100 "$out/src/init/main.c" &&
+	grep -q "t1100: booted with the patch" "$patched/src/init/main.c" &&
+	test "$(stat -c %h "$patched/src/init/main.c")" = 1
+'
+
+test_expect_success 'PATCH=: going back and forth builds nothing' '
+	"$TOP/vm/kernel-tree.sh" "$tree" >back 2>&1 &&
+	cat back && grep -q "build: unchanged since the last one" back &&
+	"$TOP/vm/kernel-tree.sh" -p "$TRASH/good.patch" "$tree" >forth 2>&1 &&
+	cat forth && grep -q "patched build: unchanged since the last one" forth &&
+	! grep -q "tree-copy\|tree-build\|tree-patch" back forth
 '
 
 test_expect_success 'Ctrl-C in the build: ends it, no false "exit 0", the next run finishes it' '
