@@ -176,11 +176,7 @@ if [ ! -f "$tree/.git" ]; then
 	orig=$(sed -n '1s|^cmd_\(/.*\)/tools/objtool/objtool-in\.o := .*|\1|p' \
 		"$tree/tools/objtool/.objtool-in.o.cmd" 2>/dev/null || true)
 	if [ -n "$orig" ] && [ "$orig" != "$tree" ]; then
-		from=$(printf '%s/' "$orig" | sed 's/[][\.*^$|]/\\&/g')
-		find "$tree/tools" -type f \( -name '.*.cmd' -o -name '.*.d' \) \
-			-exec grep -lF "$orig/" {} + | while read -r f; do
-			sed "s|$from|$tree/|g" "$f" >"$f.tmp" && touch -r "$f" "$f.tmp" && mv "$f.tmp" "$f"
-		done
+		repoint_build "$tree/tools" "$orig" "$tree"
 	fi
 	git -C "$tree" reset -q
 	for p in "${patches[@]}"; do

@@ -156,9 +156,7 @@ do_tree_capacity() {
 	# under another path Kbuild rebuilds it, and after it every object
 	# (each depends on the objtool binary): the whole kernel, 83 minutes
 	# here under load. The copy's .cmd files name the copy instead.
-	old=$(cd "$KREPO" && pwd -P)
-	grep -rlF --include='.*.cmd' "$old" "$KSRC" |
-		xargs -r sed -i "s|$old|$KSRC|g"
+	repoint_build "$KSRC" "$(cd "$KREPO" && pwd -P)" "$KSRC"
 }
 
 do_patches() {
