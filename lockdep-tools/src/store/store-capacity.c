@@ -6,21 +6,6 @@
 #include "store/store-capacity.h"
 #include "store/store-int.h"
 
-/* Each row of @sql, ?1 = @boot, to @row(@s, @data). */
-static int each_row(struct store *st, const char *sql, int64_t boot,
-		    int (*row)(sqlite3_stmt *s, void *data), void *data)
-{
-	sqlite3_stmt *s;
-	int rc, ret = 0;
-
-	if (store_prepare(st, sql, &s))
-		return -1;
-	sqlite3_bind_int64(s, 1, boot);
-	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		ret = row(s, data);
-	return store_finish(st, s, rc, ret);
-}
-
 static int export_row(sqlite3_stmt *s, void *data)
 {
 	*(bool *)data = sqlite3_column_int(s, 0) != 0;
@@ -30,7 +15,7 @@ static int export_row(sqlite3_stmt *s, void *data)
 int store_capacity_export(struct store *st, int64_t boot, bool *complete)
 {
 	*complete = false;
-	return each_row(st, "SELECT complete FROM graph_exports"
+	return store_each_row(st, "SELECT complete FROM graph_exports"
 			" WHERE boot_id = ?1", boot, export_row, complete);
 }
 
@@ -76,7 +61,7 @@ int store_capacity_classes(struct store *st, int64_t boot,
 {
 	struct rows r = { .fn.cls = fn, .data = data };
 
-	return each_row(st,
+	return store_each_row(st,
 		"SELECT c.id, c.name, c.key_symbol,"
 		" (SELECT t.site FROM class_usage u JOIN traces t"
 		"  ON t.boot_id = c.boot_id AND t.id = u.trace_id"
@@ -110,7 +95,7 @@ int store_capacity_chains(struct store *st, int64_t boot,
 {
 	struct rows r = { .fn.chain = fn, .data = data };
 
-	return each_row(st,
+	return store_each_row(st,
 		"SELECT h.idx, h.depth, g.pos, g.class_id FROM graph_chains h"
 		" JOIN graph_chain_classes g ON g.boot_id = h.boot_id"
 		" AND g.chain_idx = h.idx WHERE h.boot_id = ?1"
@@ -139,7 +124,7 @@ int store_capacity_traces(struct store *st, int64_t boot,
 {
 	struct rows r = { .fn.trace = fn, .data = data };
 
-	return each_row(st,
+	return store_each_row(st,
 		"WITH refs AS (SELECT trace_id, to_class AS cls FROM dependencies"
 		"  WHERE boot_id = ?1 AND trace_id IS NOT NULL"
 		" UNION ALL SELECT u.trace_id, u.class_id FROM class_usage u"
@@ -176,7 +161,7 @@ int store_capacity_growth(struct store *st, int64_t boot,
 {
 	struct rows r = { .fn.growth = fn, .data = data };
 
-	return each_row(st,
+	return store_each_row(st,
 		"WITH b AS (SELECT min(idx) AS f, max(idx) AS l, count(*) AS n"
 		"  FROM stats_samples WHERE boot_id = ?1 AND kind = 'periodic')"
 		" SELECT v1.name, v1.value, v2.value, s1.time_ms, s2.time_ms, b.n"
@@ -214,7 +199,7 @@ int store_capacity_snapshot(struct store *st, int64_t boot,
 {
 	struct rows r = { .fn.snapshot = fn, .data = data };
 
-	return each_row(st,
+	return store_each_row(st,
 		"WITH f AS (SELECT idx, time_ms, report_id FROM stats_samples"
 		"  WHERE boot_id = ?1 AND kind = 'snapshot' ORDER BY idx LIMIT 1)"
 		" SELECT f.time_ms, coalesce(f.report_id, 0), r.title, v.name,"
@@ -254,6 +239,6 @@ int store_capacity_config(struct store *st, int64_t boot, const char *name,
 {
 	struct config_query q = { .name = name, .value = value };
 
-	return each_row(st, "SELECT config FROM boots WHERE id = ?1"
+	return store_each_row(st, "SELECT config FROM boots WHERE id = ?1"
 			" AND config IS NOT NULL", boot, config_row, &q);
 }

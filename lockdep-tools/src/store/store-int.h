@@ -102,6 +102,13 @@ int store_prepare(struct store *st, const char *sql, sqlite3_stmt **s);
  * loop reached SQLITE_DONE.
  */
 int store_finish(struct store *st, sqlite3_stmt *s, int rc, int ret);
+/*
+ * Each row of @sql, whose ?1 is @boot, to @row(@s, @data) until it
+ * returns non-zero: that value, else 0, or -1 after printing "unable to
+ * read" (the loop above, once).
+ */
+int store_each_row(struct store *st, const char *sql, int64_t boot,
+		   int (*row)(sqlite3_stmt *s, void *data), void *data);
 /* Column @i as text, NULL for NULL; valid until the next step. */
 const char *store_col_text(sqlite3_stmt *s, int i);
 /*

@@ -22,6 +22,20 @@ int store_finish(struct store *st, sqlite3_stmt *s, int rc, int ret)
 	return ret;
 }
 
+int store_each_row(struct store *st, const char *sql, int64_t boot,
+		   int (*row)(sqlite3_stmt *s, void *data), void *data)
+{
+	sqlite3_stmt *s;
+	int rc, ret = 0;
+
+	if (store_prepare(st, sql, &s))
+		return -1;
+	sqlite3_bind_int64(s, 1, boot);
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		ret = row(s, data);
+	return store_finish(st, s, rc, ret);
+}
+
 const char *store_col_text(sqlite3_stmt *s, int i)
 {
 	return (const char *)sqlite3_column_text(s, i);

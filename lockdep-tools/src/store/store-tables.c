@@ -6,21 +6,6 @@
 #include "store/store-int.h"
 #include "store/store-tables.h"
 
-/* Each row of @sql, ?1 = @boot, to @row(@s, @data); see store-tables.h. */
-static int each_row(struct store *st, const char *sql, int64_t boot,
-		    int (*row)(sqlite3_stmt *s, void *data), void *data)
-{
-	sqlite3_stmt *s;
-	int rc, ret = 0;
-
-	if (store_prepare(st, sql, &s))
-		return -1;
-	sqlite3_bind_int64(s, 1, boot);
-	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		ret = row(s, data);
-	return store_finish(st, s, rc, ret);
-}
-
 static const char *text(sqlite3_stmt *s, int i)
 {
 	const char *t = store_col_text(s, i);
@@ -42,7 +27,7 @@ static int boot_row(sqlite3_stmt *s, void *data)
 int store_boot_info(struct store *st, int64_t boot, struct store_boot_info *b)
 {
 	memset(b, 0, sizeof(*b));
-	return each_row(st, "SELECT label, kernel_release, build_id,"
+	return store_each_row(st, "SELECT label, kernel_release, build_id,"
 			" completeness FROM boots WHERE id = ?1", boot,
 			boot_row, b);
 }
@@ -86,7 +71,7 @@ int store_stat_foreach(struct store *st, int64_t boot,
 {
 	struct rows r = { .fn.stat = fn, .data = data };
 
-	return each_row(st, "SELECT name, value, max FROM stats"
+	return store_each_row(st, "SELECT name, value, max FROM stats"
 			" WHERE boot_id = ?1 ORDER BY idx", boot, stat_row, &r);
 }
 
@@ -110,7 +95,7 @@ int store_selftest_foreach(struct store *st, int64_t boot,
 {
 	struct rows r = { .fn.selftest = fn, .data = data };
 
-	return each_row(st, "SELECT section, test, variant, result"
+	return store_each_row(st, "SELECT section, test, variant, result"
 			" FROM selftest WHERE boot_id = ?1 ORDER BY idx",
 			boot, selftest_row, &r);
 }
@@ -135,7 +120,7 @@ int store_report_key_foreach(struct store *st, int64_t boot,
 {
 	struct rows r = { .fn.report_key = fn, .data = data };
 
-	return each_row(st, "SELECT dedup_key, type, title, count(*)"
+	return store_each_row(st, "SELECT dedup_key, type, title, count(*)"
 			" FROM reports WHERE boot_id = ?1 GROUP BY dedup_key"
 			" ORDER BY min(seq)", boot, report_key_row, &r);
 }
