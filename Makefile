@@ -128,7 +128,8 @@ TREE_OUT = $(BUILD)/tree/$(notdir $(abspath $(KERNEL_TREE)))$(if $(PATCH),-$(she
 VM_ENV = VM_KERNEL=$(TREE_OUT)/obj/arch/x86/boot/bzImage \
 	VM_MODULES=$(TREE_OUT)/modules VM_INITRD=$(TREE_OUT)/initramfs.cpio.gz
 VM_PREP = $(MODULES_ENV) vm/kernel-tree.sh $(PATCH_ARGS) $(KERNEL_TREE)
-VARIANT_ARGS =
+# the patches were applied by kernel-tree.sh: repro.sh only stores them
+VARIANT_ARGS = $(foreach p,$(PATCH),-P $(abspath $(p)))
 VM_DEPS = deps tools
 VM_SYMS = --vmlinux $(TREE_OUT)/obj/vmlinux --modules $(TREE_OUT)/obj
 else ifneq ($(strip $(VARIANT_ARGS)),)

@@ -31,7 +31,9 @@
 # The options -t, -a and -D go to vm/boot.sh. Without -c and -p, a
 # kernel of the environment's VM_KERNEL (VM_INITRD, VM_MODULES) is
 # booted as vm/boot.sh does, symbolised as the COLLECT ARGS say; else
-# the lockdep kernel's vmlinux and modules symbolise.
+# the lockdep kernel's vmlinux and modules symbolise. -P PATCH names a
+# patch that kernel was built with elsewhere (make vm-boot KERNEL_TREE=
+# PATCH=: vm/kernel-tree.sh applied it): stored with the run, not applied.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STEP=repro
@@ -39,13 +41,14 @@ STEP=repro
 name=boot wtime=300 db="" label=""
 boot_args=() variant_args=() repro_args=()
 usage() {
-	echo "usage: $0 [-n NAME] [-w SECONDS] [-d DB] [-l LABEL] [-c FRAGMENT] [-p PATCH]... [-t SECONDS] [-a \"KERNEL ARGS\"] [-D IMAGE]... REPRO.c [-- COLLECT ARGS...]" >&2
+	echo "usage: $0 [-n NAME] [-w SECONDS] [-d DB] [-l LABEL] [-c FRAGMENT] [-p PATCH]... [-P PATCH]... [-t SECONDS] [-a \"KERNEL ARGS\"] [-D IMAGE]... REPRO.c [-- COLLECT ARGS...]" >&2
 	exit 64
 }
-while getopts n:w:d:l:c:p:t:a:D: opt; do
+while getopts n:w:d:l:c:p:P:t:a:D: opt; do
 	case $opt in
 	c) variant_args+=(-c "$OPTARG"); repro_args+=(--repro-config "$OPTARG") ;;
 	p) variant_args+=(-p "$OPTARG"); repro_args+=(--repro-patch "$OPTARG") ;;
+	P) repro_args+=(--repro-patch "$OPTARG") ;;
 	n) name=$OPTARG ;;
 	w) wtime=$OPTARG ;;
 	d) db=$OPTARG ;;
