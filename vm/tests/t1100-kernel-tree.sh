@@ -128,6 +128,20 @@ test_expect_success 'PATCH=: going back and forth builds nothing' '
 	! grep -q "tree-copy\|tree-build\|tree-patch" back forth
 '
 
+test_expect_success 'PATCH= with RUN=repro.c: the run stored with the patch, not applied again' '
+	test_expect_code 0,2 make -s -C "$TOP" --no-print-directory vm-boot \
+		KERNEL_TREE="$tree" PATCH="$TRASH/good.patch" NAME=t1100r \
+		RUN="$TOP/vm/tests/repro/abba.c" RUN_TIMEOUT=5 DB="$TRASH/r.db" >rboot.out 2>&1 &&
+	cat rboot.out &&
+	# make says 2 for any failed recipe: the verdict line tells "not
+	# reproduced" (the tree has no scenario module) from a failure
+	grep -q "reproduced in [0-9.]* s" rboot.out &&
+	grep -q "patched build: unchanged since the last one" rboot.out &&
+	"$BIN/lockdep-report" --db "$TRASH/r.db" --boot t1100r >rrep &&
+	cat rrep &&
+	grep -q "patched with good.patch" rrep
+'
+
 test_expect_success 'Ctrl-C in the build: ends it, no false "exit 0", the next run finishes it' '
 	touch "$tree/init/version.c" &&
 	# alone after the &: $! is then the pid (and session) of setsid
