@@ -292,12 +292,12 @@ kernel-capacity: kernel
 initramfs-capacity: kernel-capacity tools
 	@KERNEL_VARIANT=capacity vm/initramfs.sh
 
-check-capacity: initramfs-capacity
+check-capacity: initramfs initramfs-capacity
 	@set -e; for c in $(CAPACITY_CONFIGS); do \
 		KERNEL_VARIANT=capacity CAPACITY_CONFIG=$(CURDIR)/$$c vm/kernel.sh all; \
 		KERNEL_VARIANT=capacity CAPACITY_CONFIG=$(CURDIR)/$$c \
 			tests/run-tap.sh vm/tests/t0350-capacity.sh; done
-	@tests/run-tap.sh vm/tests/t0355-capacity-advice.sh
+	@KERNEL_VARIANT=capacity tests/run-tap.sh vm/tests/t0355-capacity-advice.sh
 
 # Debian's own kernel (the newest linux-image-6.1.0-N-amd64 apt offers,
 # fetched into build/distro/, never installed) with its modules and a

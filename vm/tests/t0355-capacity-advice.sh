@@ -36,6 +36,11 @@ TOL=5
 eval "$(. "$TOP/vm/lib.sh" && echo "KREPO='$KREPO' BUILD='$BUILD'")"
 # the databases next to the boots, to read after the test
 WHOLE=$BUILD/vm/t0355-whole.db ADVISED=$BUILD/vm/t0355-advised.db
+# make check-capacity runs it (KERNEL_VARIANT=capacity): it rebuilds the
+# capacity tree and takes minutes; make check-boot's t*.sh does not
+if [ "${KERNEL_VARIANT:-}" != capacity ]; then
+	test_skip_all 'the advice' "its own target: make check-capacity (run with KERNEL_VARIANT=capacity)"
+fi
 if [ ! -f "$KREPO/arch/x86/boot/bzImage" ]; then
 	test_skip_all 'the advice' "its own target: make check-capacity (no lockdep kernel here)"
 fi
