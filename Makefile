@@ -290,7 +290,9 @@ CHECK_KASAN_TESTS := vm/tests/t0720-kasan.sh vm/tests/t0710-report-console.sh
 # built lockdep tree, so that only what the BITS options touch is
 # rebuilt) running vm/workloads/all.sh, once per fragment of
 # CAPACITY_CONFIGS, each a different table: t0350 (the report, the
-# agent's snapshot linked to it, the series). Not in check, nor in CI:
+# agent's snapshot linked to it, the series); then t0355, the advice
+# proven: advised from the lockdep kernel's whole boot, the capacity
+# tree rebuilt with it, booted with the headroom said. Not in check, nor in CI:
 # a kernel of its own (doc/measurements.md).
 CAPACITY_CONFIGS := vm/capacity.config vm/capacity-chains.config
 
@@ -300,11 +302,12 @@ kernel-capacity: kernel
 initramfs-capacity: kernel-capacity tools
 	@KERNEL_VARIANT=capacity vm/initramfs.sh
 
-check-capacity: initramfs-capacity
+check-capacity: initramfs initramfs-capacity
 	@set -e; for c in $(CAPACITY_CONFIGS); do \
 		KERNEL_VARIANT=capacity CAPACITY_CONFIG=$(CURDIR)/$$c vm/kernel.sh all; \
 		KERNEL_VARIANT=capacity CAPACITY_CONFIG=$(CURDIR)/$$c \
 			tests/run-tap.sh vm/tests/t0350-capacity.sh; done
+	@KERNEL_VARIANT=capacity tests/run-tap.sh vm/tests/t0355-capacity-advice.sh
 
 # Debian's own kernel (the newest linux-image-6.1.0-N-amd64 apt offers,
 # fetched into build/distro/, never installed) with its modules and a

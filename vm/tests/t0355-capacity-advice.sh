@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The advice of lockdep's BITS proven by a boot (make check-capacity,
+# issue 33 item 4). t0350 is the first half: a config too small for
+# vm/workloads/all.sh reports the limit. Here:
+#   whole     the lockdep kernel (its default BITS) runs all.sh with no
+#             limit report: its counts are the workload's, not the lower
+#             bounds of a boot that ran out (advice from those is
+#             "unsure"; capstore's hand proof advised from one and got
+#             12.5 % free instead of 50 %)
+#   advice    lockdep-report --capacity --headroom=H --fragment of that
+#             boot: sure, and not the default in at least one option.
+#             The advice never goes below the boot's own BITS, so H is
+#             picked above what the defaults leave free: list entries
+#             are about 7200 of 32768 (78 % free), H = 80 asks for one
+#             more bit
+#   advised   the capacity kernel rebuilt with that fragment (vm/kernel.sh,
+#             the same tree: lockdep's few files and the links) runs
+#             all.sh: no limit report, and each table the advice sized
+#             (list entries, chains, chain hlocks, stack-trace entries;
+#             not the stack hash, whose bits follow the trace bits by
+#             ratio) has at most (100 - H) % used, within TOL % of its
+#             use: the same workload differs from boot to boot (list
+#             entries 7050 to 7470 in eight boots on 2026-12-07: 6 %),
+#             so TOL = 10
+#   can fail  the same check, with no tolerance, on the lockdep kernel's
+#             boot (one bit fewer than advised: about 22 % used, 6554
+#             entries are 20 %) fails: the check tells the two apart
+# The boots land in $BUILD/vm/t0355-*/, their databases next to them
+# (NAME.db, and NAME.db.tables: the tables checked).
+
+. "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
+
+H=80
+TOL=10
+eval "$(. "$TOP/vm/lib.sh" && echo "KREPO='$KREPO' BUILD='$BUILD'")"
+# the databases next to the boots, to read after the test
+WHOLE=$BUILD/vm/t0355-whole.db ADVISED=$BUILD/vm/t0355-advised.db
+# make check-capacity runs it (KERNEL_VARIANT=capacity): it rebuilds the
+# capacity tree and takes minutes; make check-boot's t*.sh does not
+if [ "${KERNEL_VARIANT:-}" != capacity ]; then
+	test_skip_all 'the advice' "its own target: make check-capacity (run with KERNEL_VARIANT=capacity)"
+fi
+if [ ! -f "$KREPO/arch/x86/boot/bzImage" ]; then
+	test_skip_all 'the advice' "its own target: make check-capacity (no lockdep kernel here)"
+fi
+
+# boot NAME DB VARIANT: all.sh on that kernel, stored in DB (anew)
+boot() {
+	local tree
+	rm -f "$2" &&
+	tree=$(KERNEL_VARIANT=$3 && . "$TOP/vm/lib.sh" && echo "$KSRC") &&
+	KERNEL_VARIANT=$3 SAMPLE_MS=1000 "$TOP/vm/boot.sh" -n "t0355-$1" \
+		-r "$TOP/vm/workloads/all.sh" -f "$TOP/vm/workloads" -- \
+		--db "$2" --label "$1" \
+		--vmlinux "$tree/vmlinux"
+}
+
+# holds DB TOL: each sized table has at most (100 - H) % used, TOL % of
+# its use allowed over; prints each table
+holds() {
+	"$BIN/lockdep-report" --db "$1" --capacity --json >"$1.cap" &&
+	jq -r '.tables[] | select(.table == "list_entries" or .table == "chains"
+		or .table == "chain_hlocks" or .table == "stack_trace_entries")
+		| "\(.table) \(.used) \(.max)"' "$1.cap" >"$1.tables" &&
+	test "$(wc -l <"$1.tables")" = 4 &&
+	awk -v h="$H" -v tol="$2" '
+		{ free = 100 - 100 * $2 / $3
+		  ok = $2 * 100 * 100 <= $3 * (100 - h) * (100 + tol)
+		  printf "%s: %d of %d, %.1f %% free (%s)\n", $1, $2, $3, free,
+			ok ? "holds" : "short"
+		  if (!ok) bad = 1 }
+		END { exit bad }' "$1.tables"
+}
+
+test_expect_success 'all.sh on the lockdep kernel: whole, no limit report' '
+	{ boot whole "$WHOLE" lockdep >out 2>&1 || { cat out; false; }; } &&
+	test "$(sqlite3 "$WHOLE" "SELECT count(*) FROM reports WHERE type = '\''lockdep-limit'\''")" = 0
+'
+
+test_expect_success "the advice for --headroom=$H: sure, not the defaults" '
+	"$BIN/lockdep-report" --db "$WHOLE" --capacity --headroom=$H \
+		--fragment=advised.config >advice &&
+	cat advice advised.config &&
+	! grep -qi unsure advice &&
+	grep -c "^CONFIG_LOCKDEP_.*BITS=" advised.config >n &&
+	test "$(cat n)" = 4 &&
+	# at least one option differs from the lockdep kernel'\''s
+	test "$(grep -cxFf <(grep "^CONFIG_" advised.config) "$KREPO/.config")" -lt 4
+'
+
+test_expect_success 'the capacity kernel built with the advice' '
+	{ KERNEL_VARIANT=capacity CAPACITY_CONFIG=$PWD/advised.config \
+		nice -n 10 "$TOP/vm/kernel.sh" all >build.out 2>&1 ||
+		{ cat build.out; false; }; } &&
+	ktree=$(KERNEL_VARIANT=capacity && . "$TOP/vm/lib.sh" && echo "$KSRC") &&
+	test "$(grep -cxFf <(grep "^CONFIG_" advised.config) "$ktree/.config")" = 4
+'
+
+test_expect_success "all.sh on it: no limit report, $H % free (tolerance $TOL %)" '
+	{ boot advised "$ADVISED" capacity >out 2>&1 || { cat out; false; }; } &&
+	test "$(sqlite3 "$ADVISED" "SELECT count(*) FROM reports WHERE type = '\''lockdep-limit'\''")" = 0 &&
+	holds "$ADVISED" "$TOL"
+'
+
+test_expect_success 'the check (no tolerance) fails on the lockdep kernel: one bit fewer' '
+	test_must_fail holds "$WHOLE" 0 >short &&
+	cat short &&
+	grep -q "^list_entries: .* (short)$" short
+'
+
+test_done
