@@ -296,6 +296,16 @@ static unsigned int proc_flags(const struct db_sink *d)
 	return 0;
 }
 
+/* The file being received, as a stream: NULL after saying why. */
+static FILE *db_file_stream(struct db_sink *d)
+{
+	FILE *in = fmemopen(d->file.buf, d->file.len, "r");
+
+	if (!in)
+		error("unable to read '%s': %s", d->input, strerror(errno));
+	return in;
+}
+
 /* Run one /proc parser over the file; any malformed line fails the boot. */
 static int db_parse_proc(struct db_sink *d, const char *path)
 {
@@ -309,11 +319,9 @@ static int db_parse_proc(struct db_sink *d, const char *path)
 	FILE *in;
 	int ret;
 
-	in = fmemopen(d->file.buf, d->file.len, "r");
-	if (!in) {
-		error("unable to read '%s': %s", d->input, strerror(errno));
+	in = db_file_stream(d);
+	if (!in)
 		return db_fail(d);
-	}
 	if (!strcmp(path, "/proc/lockdep"))
 		ret = proc_lockdep_parse(in, d->input, proc_flags(d),
 					 &lockdep_ops, d->st, &ps);
@@ -626,11 +634,9 @@ static int db_series(struct db_sink *d)
 	FILE *in;
 	int ret;
 
-	in = fmemopen(d->file.buf, d->file.len, "r");
-	if (!in) {
-		error("unable to read '%s': %s", d->input, strerror(errno));
+	in = db_file_stream(d);
+	if (!in)
 		return db_fail(d);
-	}
 	ret = proc_stats_parse(in, d->input, PROC_PARSE_STATS_SERIES, &ops,
 			       &c, &ps);
 	fclose(in);
