@@ -311,6 +311,25 @@ static bool class_fits(sqlite3_stmt *s, int col, int64_t lo, uint32_t *off)
 	return true;
 }
 
+bool dep_pack_row_read(sqlite3_stmt *s, int col, int64_t lo,
+		       struct dep_pack_row *r)
+{
+	int64_t bits = -1, dist = -1, trace = -1;
+	bool fits;
+
+	/* integers the format holds, NULL as -1; no trace text */
+	fits = class_fits(s, col, lo, &r->from) &&
+	       class_fits(s, col + 1, lo, &r->to) &&
+	       column_fits(s, col + 2, NULL_U8, &bits) &&
+	       column_fits(s, col + 3, NULL_U16, &dist) &&
+	       column_fits(s, col + 4, NULL_U32, &trace) &&
+	       !sqlite3_column_int(s, col + 5);
+	r->dep_bits = (int)bits;
+	r->distance = (int)dist;
+	r->trace_id = trace;
+	return fits;
+}
+
 /*
  * Boot @boot's rows whose from_class lies in [lo, hi] into @rows: 1 if
  * all fit, 0 if not, -1 on an SQLite error.
@@ -318,13 +337,10 @@ static bool class_fits(sqlite3_stmt *s, int col, int64_t lo, uint32_t *off)
 static int read_rows(struct store *st, int64_t boot, const struct dep_pack *h,
 		     struct dep_pack_row **rows, size_t *nr, size_t *alloc)
 {
-	struct dep_pack_row *r;
 	sqlite3_stmt *s;
-	int64_t bits = -1, dist = -1, trace = -1;
 	int rc, fits = 1;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT from_class, to_class, dep_bits,"
-			       " distance, trace_id, trace IS NOT NULL"
+	if (sqlite3_prepare_v2(st->db, "SELECT " DEP_PACK_COLUMNS("")
 			       " FROM dependencies WHERE from_class BETWEEN ?2"
 			       /* the primary key's range, not dependencies_boot */
 			       " AND ?3 AND +boot_id = ?1", -1, &s, NULL))
@@ -334,17 +350,7 @@ static int read_rows(struct store *st, int64_t boot, const struct dep_pack *h,
 	sqlite3_bind_int64(s, 3, h->hi);
 	while (fits && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		ALLOC_GROW_BIG(*rows, *nr + 1, *alloc);
-		r = &(*rows)[(*nr)++];
-		/* integers the format holds, NULL as -1; no trace text */
-		fits = class_fits(s, 0, h->lo, &r->from) &&
-		       class_fits(s, 1, h->lo, &r->to) &&
-		       column_fits(s, 2, NULL_U8, &bits) &&
-		       column_fits(s, 3, NULL_U16, &dist) &&
-		       column_fits(s, 4, NULL_U32, &trace) &&
-		       !sqlite3_column_int(s, 5);
-		r->dep_bits = (int)bits;
-		r->distance = (int)dist;
-		r->trace_id = trace;
+		fits = dep_pack_row_read(s, 0, h->lo, &(*rows)[(*nr)++]);
 	}
 	sqlite3_finalize(s);
 	if (fits && rc != SQLITE_DONE)
@@ -352,56 +358,74 @@ static int read_rows(struct store *st, int64_t boot, const struct dep_pack *h,
 	return fits;
 }
 
+/*
+ * The header of a boot whose class ids run from @lo to @hi, @classes of
+ * them, into @h: false for no classes, or ids the reader would not take
+ * (32-bit offsets).
+ */
+static bool boot_header(struct dep_pack *h, int64_t lo, int64_t hi,
+			int64_t classes)
+{
+	if (classes <= 0 || classes > (int64_t)UINT32_MAX ||
+	    !dep_pack_ids_fit(lo, hi))
+		return false;
+	memset(h, 0, sizeof(*h));
+	h->lo = lo;
+	h->hi = hi;
+	h->classes = (uint32_t)classes;
+	return true;
+}
+
+/*
+ * Whether the @nr rows read of a boot's @deps make its pack: all of its
+ * rows, not only those of its class range, in a blob SQLite takes.
+ */
+static bool packable(struct store *st, const struct dep_pack_row *rows,
+		     uint64_t nr, int64_t deps)
+{
+	uint64_t size, max;
+
+	if (deps < 0 || (uint64_t)deps != nr || nr > UINT32_MAX)
+		return false;
+	size = dep_pack_size(nr, dep_pack_flags(rows, nr));
+	max = (uint64_t)sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, -1);
+	return size <= max && size <= INT_MAX;
+}
+
 /* Boot @boot's pack into @blob: 1, 0 if it gets none, -1 on an error. */
 static int build(struct store *st, int64_t boot, struct strbuf *blob)
 {
-	struct dep_pack h = { 0 };
+	struct dep_pack h;
 	struct dep_pack_row *rows = NULL;
 	size_t nr = 0, alloc = 0;
 	int64_t v[3];
-	uint64_t size, max;
 	int rc;
 
 	if (store_query_boot(st, "SELECT min(id), max(id), count(*) FROM classes"
 		       " WHERE boot_id = ?1", boot, v, 3))
 		return -1;
-	/* no classes, or ids the reader would not take (32-bit offsets) */
-	if (v[2] <= 0 || v[2] > (int64_t)UINT32_MAX ||
-	    !dep_pack_ids_fit(v[0], v[1]))
+	if (!boot_header(&h, v[0], v[1], v[2]))
 		return 0;
-	h.lo = v[0];
-	h.hi = v[1];
-	h.classes = (uint32_t)v[2];
 	rc = read_rows(st, boot, &h, &rows, &nr, &alloc);
-	/* every row of the boot, not only those of its class range */
 	if (rc > 0 && store_query_boot(st, "SELECT count(*) FROM dependencies"
 				 " WHERE boot_id = ?1", boot, v, 1))
 		rc = -1;
-	if (rc > 0 && (v[0] < 0 || (uint64_t)v[0] != nr || nr > UINT32_MAX))
+	if (rc > 0 && !packable(st, rows, nr, v[0]))
 		rc = 0;
-	if (rc > 0) {
-		/* a blob SQLite takes */
-		size = dep_pack_size(nr, dep_pack_flags(rows, nr));
-		max = (uint64_t)sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, -1);
-		if (size > max || size > INT_MAX)
-			rc = 0;
-	}
 	if (rc > 0)
 		dep_pack_encode(blob, &h, rows, nr);
 	free(rows);
 	return rc;
 }
 
-int store_pack_write(struct store *st, int64_t boot)
+/*
+ * Write boot @boot's pack (@rc 1: in @blob), or drop it (@rc 0), or say
+ * it could not be built (@rc -1): 0, or -1 if the transaction is gone.
+ */
+static int put(struct store *st, int64_t boot, int rc, struct strbuf *blob)
 {
-	struct strbuf blob = STRBUF_INIT;
 	sqlite3_stmt *s = NULL;
-	int rc;
 
-	/* a pack that cannot be written is declined, not the boot */
-	if (store_exec(st, "SAVEPOINT dep_pack", NULL))
-		goto failed;
-	rc = build(st, boot, &blob);
 	if (rc < 0 || sqlite3_prepare_v2(st->db, rc > 0 ?
 			       "INSERT OR REPLACE INTO dependency_packs"
 			       " (boot_id, pack, schema_version) VALUES (?1, ?2,"
@@ -411,14 +435,13 @@ int store_pack_write(struct store *st, int64_t boot)
 			       -1, &s, NULL))
 		goto failed;
 	if (sqlite3_bind_int64(s, 1, boot) ||
-	    (rc > 0 && sqlite3_bind_blob(s, 2, blob.buf, (int)blob.len,
+	    (rc > 0 && sqlite3_bind_blob(s, 2, blob->buf, (int)blob->len,
 					 SQLITE_STATIC)) ||
 	    sqlite3_step(s) != SQLITE_DONE)
 		goto failed;
 	sqlite3_finalize(s);
 	/* not finalized again at failed: */
 	s = NULL;
-	strbuf_release(&blob);
 	if (store_exec(st, "RELEASE dep_pack", NULL))
 		goto failed;
 	return 0;
@@ -426,7 +449,6 @@ failed:
 	warning("'%s': unable to write the dependency pack of boot %" PRId64 " (%s); its rows will be read instead",
 		store_path(st), boot, sqlite3_errmsg(st->db));
 	sqlite3_finalize(s);
-	strbuf_release(&blob);
 	/* back to the savepoint: no pack; a transaction SQLite ended is lost */
 	if (sqlite3_get_autocommit(st->db) ||
 	    store_exec(st, "ROLLBACK TO dep_pack", NULL) ||
@@ -434,6 +456,37 @@ failed:
 		return error("unable to write the dependencies of boot %" PRId64 " to '%s': its transaction ended",
 			     boot, store_path(st));
 	return 0;
+}
+
+int store_pack_write(struct store *st, int64_t boot)
+{
+	struct strbuf blob = STRBUF_INIT;
+	int rc = -1, ret;
+
+	/* a pack that cannot be written is declined, not the boot */
+	if (!store_exec(st, "SAVEPOINT dep_pack", NULL))
+		rc = build(st, boot, &blob);
+	ret = put(st, boot, rc, &blob);
+	strbuf_release(&blob);
+	return ret;
+}
+
+int store_pack_rows(struct store *st, int64_t boot, const int64_t *boot_range,
+		    const struct dep_pack_row *rows, size_t nr)
+{
+	struct strbuf blob = STRBUF_INIT;
+	struct dep_pack h;
+	int rc = -1, ret;
+
+	if (!store_exec(st, "SAVEPOINT dep_pack", NULL)) {
+		rc = boot_header(&h, boot_range[0], boot_range[1], boot_range[2]) &&
+		     packable(st, rows, nr, boot_range[3]);
+		if (rc)
+			dep_pack_encode(&blob, &h, rows, nr);
+	}
+	ret = put(st, boot, rc, &blob);
+	strbuf_release(&blob);
+	return ret;
 }
 
 int store_pack_missing(struct store *st, int64_t after)

@@ -141,6 +141,23 @@ int dep_pack_each(const struct dep_pack *p, struct dep_pack_src *src,
 		  void *data);
 
 /*
+ * The columns of a dependencies row (of alias @t, e.g. "d.") that
+ * dep_pack_row_read() reads, in its order.
+ */
+#define DEP_PACK_COLUMNS(t) t "from_class, " t "to_class, " t "dep_bits, " \
+	t "distance, " t "trace_id, " t "trace IS NOT NULL"
+
+/*
+ * The DEP_PACK_COLUMNS() of the row of @s from column @col into @r,
+ * class ids as offsets from @lo: false if the format cannot hold it (a
+ * trace text, a value that is not an integer or out of range, a class
+ * below @lo or 0xffffffff past it).
+ */
+struct sqlite3_stmt;
+bool dep_pack_row_read(struct sqlite3_stmt *s, int col, int64_t lo,
+		       struct dep_pack_row *r);
+
+/*
  * Write (or replace) the pack of boot @boot from its dependency rows, in
  * the caller's transaction, stamped with the schema cookie it is written
  * under (schema.c, version 11). A boot with no classes, a row the format
@@ -152,6 +169,16 @@ int dep_pack_each(const struct dep_pack *p, struct dep_pack_src *src,
  * transaction is gone.
  */
 int store_pack_write(struct store *st, int64_t boot);
+
+/*
+ * store_pack_write() from rows a caller read: the @nr rows @rows of
+ * boot @boot, every one fitting (dep_pack_row_read()), whose from_class
+ * lies between its smallest and largest class id; @boot_range holds
+ * those two ids, the boot's count of classes and its count of
+ * dependency rows (the pack is written only if @nr is that count).
+ */
+int store_pack_rows(struct store *st, int64_t boot, const int64_t *boot_range,
+		    const struct dep_pack_row *rows, size_t nr);
 
 /* store_pack_write() for every boot above @after without a pack. */
 int store_pack_missing(struct store *st, int64_t after);

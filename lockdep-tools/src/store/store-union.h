@@ -37,8 +37,10 @@ void store_union_free(struct store_union *u);
  * holds twice an identity the union has as one node. A boot whose
  * dependencies name another boot's classes cannot be in a union of
  * boots: the union is then marked not kept (state kept = 0) until a
- * change drops that mark. 0, or -1 after an error was printed (and
- * the transaction is to be rolled back).
+ * change drops that mark. A boot it joins that has no dependency pack
+ * gets one, written from the same read of its rows (dep-pack.h). 0, or
+ * -1 after an error was printed (and the transaction is to be rolled
+ * back).
  */
 int store_union_update(struct store *st, struct store_union *u);
 
