@@ -314,7 +314,9 @@ static void add_filter(struct strbuf *sb, const struct table *t,
 /*
  * temp.merge_@set_N for each renumbered table N: the boots' ids from
  * @boots, then each table's keys whose rows name rows of those sets,
- * parents before children.
+ * parents before children. The tables are the merger's, emptied for
+ * each source: created once, they do not change the schema (and
+ * expire every statement) at each source.
  */
 static int build_sets(struct store_merger *m, const char *set,
 		      const char *boots)
@@ -340,8 +342,9 @@ static int build_sets(struct store_merger *m, const char *set,
 			if (!t || !ready)
 				continue;
 			strbuf_reset(&sql);
-			strbuf_addf(&sql, "CREATE TEMP TABLE merge_%s_%zu (id INTEGER PRIMARY KEY);"
-				    " INSERT INTO temp.merge_%s_%zu ", set, i, set, i);
+			strbuf_addf(&sql, "CREATE TEMP TABLE IF NOT EXISTS merge_%s_%zu"
+				    " (id INTEGER PRIMARY KEY); DELETE FROM temp.merge_%s_%zu;"
+				    " INSERT INTO temp.merge_%s_%zu ", set, i, set, i, set, i);
 			if (!i) {
 				strbuf_addstr(&sql, boots);
 			} else {
@@ -377,7 +380,8 @@ static void drop_sets(struct store_merger *m)
 }
 
 /*
- * The source's boots not to copy, into temp.merge_dup: those whose uuid
+ * The source's boots not to copy, into temp.merge_dup (the merger's, as
+ * build_sets()' tables): those whose uuid
  * (in its one form, CANON_UUID) @st holds or an earlier boot of the
  * source has, and those without one of 32 hex digits. A uuid held by a
  * boot that is not this one (another collection time, label, source or
@@ -391,7 +395,9 @@ static int find_dups(struct store_merger *m, struct store_merge_result *r)
 	long long id;
 	int rc;
 
-	if (exec(m, "CREATE TEMP TABLE merge_dup AS"
+	if (exec(m, "CREATE TEMP TABLE IF NOT EXISTS merge_dup (id, uuid, u,"
+		 " collected_at, label, source, build_id, first, held, twin, same);"
+		 " DELETE FROM temp.merge_dup; INSERT INTO temp.merge_dup"
 		 " SELECT d.*, (SELECT count(*) FROM main.boots b"
 		 "  WHERE b.id = d.held AND b.collected_at IS d.collected_at"
 		 "  AND b.label IS d.label AND b.source IS d.source"
@@ -654,6 +660,7 @@ void store_merger_free(struct store_merger *m)
 {
 	if (!m)
 		return;
+	drop_sets(m);
 	forget_schema(m);
 	store_union_free(m->u);
 	free(m->ren);
@@ -703,7 +710,6 @@ int store_merge(struct store_merger *m, const char *path,
 		if (!ret)
 			ret = merge_locked(m, r);
 		triggers(m, 1);
-		drop_sets(m);
 		/* a row naming a row the copy lacks fails here (deferred) */
 		if (!ret)
 			ret = exec(m, "COMMIT", "unable to commit");
