@@ -15,6 +15,12 @@
  * without its rows) would otherwise be shifted onto a row the database
  * already holds: it is skipped, and counted per table in a warning.
  *
+ * Foreign keys are off for the copy: a key of one column naming a
+ * renumbered key is kept by the filter above (the ids of its set are the
+ * rows copied with it), which is the lookup SQLite's check would repeat
+ * for each row; the other keys (several columns: a trace's frames) are
+ * checked by one query each on the source (read_fks(), check_fks()).
+ *
  * The dependency_packs triggers stay off for the copy (a connection's
  * setting: the schema and its cookie are untouched): it inserts only
  * rows of boots it adds, whose packs it writes itself before the commit,
@@ -56,10 +62,20 @@ struct column {
 	int ren;
 };
 
+/*
+ * A foreign key of a copied table that the copy's filters do not keep
+ * (read_fks()): the query counting the rows being copied that break it.
+ */
+struct fk_check {
+	char *parent, *sql;
+};
+
 struct table {
 	char *name;
 	struct column *cols;
 	size_t nr, alloc;
+	struct fk_check *fks;
+	size_t nr_fks, alloc_fks;
 };
 
 struct store_merger {
@@ -116,6 +132,11 @@ static void forget_schema(struct store_merger *m)
 	for (i = 0; i < m->nr_tables; i++) {
 		for (j = 0; j < m->tables[i].nr; j++)
 			free(m->tables[i].cols[j].name);
+		for (j = 0; j < m->tables[i].nr_fks; j++) {
+			free(m->tables[i].fks[j].parent);
+			free(m->tables[i].fks[j].sql);
+		}
+		free(m->tables[i].fks);
 		free(m->tables[i].cols);
 		free(m->tables[i].name);
 	}
@@ -239,6 +260,110 @@ static int read_columns(struct store_merger *m, struct table *t)
 	return ret;
 }
 
+static const struct table *table_named(const struct store_merger *m,
+				       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_tables; i++)
+		if (!strcmp(m->tables[i].name, name))
+			return &m->tables[i];
+	return NULL;
+}
+
+static void add_filter(struct strbuf *sb, const struct table *t,
+		       const char *as, const char *set, int skip);
+
+/*
+ * The check of @t's foreign key to @parent, of the @nr columns @from
+ * naming its columns @to: the rows being copied whose key (none of its
+ * columns NULL) names no row of @parent being copied.
+ */
+static void add_fk(struct store_merger *m, struct table *t, const char *parent,
+		   char **from, char **to, size_t nr)
+{
+	static const struct table none;
+	const struct table *p = table_named(m, parent);
+	struct strbuf sql = STRBUF_INIT;
+	struct fk_check *k;
+	size_t i;
+
+	strbuf_addf(&sql, "SELECT count(*) FROM src.\"%s\" c WHERE (", t->name);
+	add_filter(&sql, t, "c.", "copy", -1);
+	strbuf_addch(&sql, ')');
+	for (i = 0; i < nr; i++)
+		strbuf_addf(&sql, " AND c.\"%s\" IS NOT NULL", from[i]);
+	strbuf_addf(&sql, " AND NOT EXISTS (SELECT 1 FROM src.\"%s\" p WHERE ",
+		    parent);
+	for (i = 0; i < nr; i++)
+		strbuf_addf(&sql, "p.\"%s\" = c.\"%s\" AND ", to[i], from[i]);
+	strbuf_addch(&sql, '(');
+	add_filter(&sql, p ? p : &none, "p.", "copy", -1);
+	strbuf_addstr(&sql, "))");
+	ALLOC_GROW(t->fks, t->nr_fks + 1, t->alloc_fks);
+	k = &t->fks[t->nr_fks++];
+	k->parent = xstrdup(parent);
+	k->sql = strbuf_detach(&sql, NULL);
+}
+
+/*
+ * The foreign keys of @t the copy's filters do not keep. The copy runs
+ * with foreign keys off: a filter keeps a key of one column that names a
+ * renumbered table's own key (its set holds the ids of the parent rows
+ * copied with it), and any other (several columns, or a column that is
+ * not renumbered) is checked by a query (check_fks()).
+ */
+static int read_fks(struct store_merger *m, struct table *t)
+{
+	char **from = NULL, **to = NULL, *parent = NULL;
+	size_t nr = 0, alloc_from = 0, alloc_to = 0, i;
+	long long id = -1;
+	sqlite3_stmt *s;
+	int rc;
+
+	/* an omitted "to" names the parent's primary key, in its order */
+	if (sqlite3_prepare_v2(m->st->db,
+			       "SELECT f.id, f.\"table\", f.\"from\", coalesce(f.\"to\","
+			       " (SELECT name FROM pragma_table_info(f.\"table\", 'main')"
+			       "  WHERE pk = f.seq + 1))"
+			       " FROM pragma_foreign_key_list(?1, 'main') f"
+			       " ORDER BY f.id, f.seq", -1, &s, NULL))
+		return merge_fail(m, "unable to read the schema");
+	sqlite3_bind_text(s, 1, t->name, -1, SQLITE_STATIC);
+	do {
+		rc = sqlite3_step(s);
+		/* a key ends where the next begins, or at the last row */
+		if (nr && (rc != SQLITE_ROW || sqlite3_column_int64(s, 0) != id)) {
+			if (nr > 1 || renumbered(m, parent, to[0]) < 0)
+				add_fk(m, t, parent, from, to, nr);
+			for (i = 0; i < nr; i++) {
+				free(from[i]);
+				free(to[i]);
+			}
+			free(parent);
+			parent = NULL;
+			nr = 0;
+		}
+		if (rc != SQLITE_ROW)
+			break;
+		id = sqlite3_column_int64(s, 0);
+		if (!parent)
+			parent = xstrdup((const char *)sqlite3_column_text(s, 1));
+		ALLOC_GROW(from, nr + 1, alloc_from);
+		ALLOC_GROW(to, nr + 1, alloc_to);
+		from[nr] = xstrdup((const char *)sqlite3_column_text(s, 2));
+		/* no such column: SQLite's error when the check is run */
+		to[nr++] = xstrdup(sqlite3_column_text(s, 3) ?
+				   (const char *)sqlite3_column_text(s, 3) : "");
+	} while (true);
+	sqlite3_finalize(s);
+	free(from);
+	free(to);
+	if (rc != SQLITE_DONE)
+		return merge_fail(m, "unable to read the schema");
+	return 0;
+}
+
 static int read_schema(struct store_merger *m)
 {
 	struct table *t;
@@ -273,38 +398,31 @@ static int read_schema(struct store_merger *m)
 		return merge_fail(m, "unable to read the schema");
 	for (i = 0; i < m->nr_tables && !ret; i++)
 		ret = read_columns(m, &m->tables[i]);
+	/* the filters (add_filter()) need every table's key columns */
+	for (i = 0; i < m->nr_tables && !ret; i++)
+		ret = read_fks(m, &m->tables[i]);
 	return ret;
-}
-
-static const struct table *table_named(const struct store_merger *m,
-				       const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < m->nr_tables; i++)
-		if (!strcmp(m->tables[i].name, name))
-			return &m->tables[i];
-	return NULL;
 }
 
 /* ---- one source ---- */
 
 /*
- * The condition that each key column of @t names a row of the set
- * @set ("copy": being copied, "all": of any boot of the source), or is
- * NULL; @skip a column left out (a renumbered table's own key, while its
- * set is built). "1" for a table with no key column.
+ * The condition that each key column of @t (of alias @as: "" or "c.")
+ * names a row of the set @set ("copy": being copied, "all": of any boot
+ * of the source), or is NULL; @skip a column left out (a renumbered
+ * table's own key, while its set is built). "1" for a table with no key
+ * column.
  */
 static void add_filter(struct strbuf *sb, const struct table *t,
-		       const char *set, int skip)
+		       const char *as, const char *set, int skip)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < t->nr; i++) {
 		if (t->cols[i].ren < 0 || (int)i == skip)
 			continue;
-		strbuf_addf(sb, "%s(\"%s\" IS NULL OR \"%s\" IN temp.merge_%s_%d)",
-			    n++ ? " AND " : "", t->cols[i].name,
+		strbuf_addf(sb, "%s(%s\"%s\" IS NULL OR %s\"%s\" IN temp.merge_%s_%d)",
+			    n++ ? " AND " : "", as, t->cols[i].name, as,
 			    t->cols[i].name, set, t->cols[i].ren);
 	}
 	if (!n)
@@ -352,7 +470,7 @@ static int build_sets(struct store_merger *m, const char *set,
 					    m->ren[i].column, t->name);
 				for (j = 0; j < t->nr && strcmp(t->cols[j].name, m->ren[i].column); j++)
 					;
-				add_filter(&sql, t, set, (int)j);
+				add_filter(&sql, t, "", set, (int)j);
 			}
 			ret = exec(m, sql.buf, "unable to read the source's rows");
 			m->ren[i].built = true;
@@ -504,7 +622,7 @@ static int copy_table(struct store_merger *m, const struct table *t,
 	}
 	strbuf_addf(&sql, "INSERT INTO main.\"%s\" (%s) SELECT %s FROM src.\"%s\" WHERE ",
 		    t->name, cols.buf, sel.buf, t->name);
-	add_filter(&sql, t, "copy", -1);
+	add_filter(&sql, t, "", "copy", -1);
 	if (sqlite3_exec(m->st->db, sql.buf, NULL, NULL, NULL) != SQLITE_OK) {
 		strbuf_reset(&cols);
 		strbuf_addf(&cols, "unable to copy table %s", t->name);
@@ -516,7 +634,7 @@ static int copy_table(struct store_merger *m, const struct table *t,
 		strbuf_reset(&sql);
 		strbuf_addf(&sql, "SELECT count(*) FROM src.\"%s\" WHERE NOT (",
 			    t->name);
-		add_filter(&sql, t, all, -1);
+		add_filter(&sql, t, "", all, -1);
 		strbuf_addch(&sql, ')');
 		ret = query_ll(m, sql.buf, &orphans);
 	}
@@ -530,6 +648,27 @@ static int copy_table(struct store_merger *m, const struct table *t,
 	strbuf_release(&sel);
 	strbuf_release(&sql);
 	return ret;
+}
+
+/*
+ * The foreign keys of @t that the filters do not keep (read_fks()): 0,
+ * or -1 after saying which rows break one (the source is not merged).
+ */
+static int check_fks(struct store_merger *m, const struct table *t)
+{
+	long long bad;
+	size_t i;
+
+	for (i = 0; i < t->nr_fks; i++) {
+		if (query_ll(m, t->fks[i].sql, &bad))
+			return -1;
+		if (bad)
+			return error("unable to merge '%s' into '%s': %lld row%s of %s name%s no row of %s",
+				     m->path, store_path(m->st), bad,
+				     bad == 1 ? "" : "s", t->name,
+				     bad == 1 ? "s" : "", t->fks[i].parent);
+	}
+	return 0;
 }
 
 /* The source's rows per table, in one statement (a table with none is skipped). */
@@ -588,6 +727,9 @@ static int merge_locked(struct store_merger *m, struct store_merge_result *r)
 	ret = count_rows(m, &rows);
 	for (i = 0; i < m->nr_tables && !ret; i++)
 		ret = copy_table(m, &m->tables[i], rows[i], all, r);
+	for (i = 0; i < m->nr_tables && !ret; i++)
+		if (rows[i])
+			ret = check_fks(m, &m->tables[i]);
 	free(rows);
 	/*
 	 * The union of every boot, the added ones joined to it, and their
@@ -701,20 +843,23 @@ int store_merge(struct store_merger *m, const char *path,
 	if (!ret && v != store_nr_migrations)
 		ret = error("unable to merge '%s': schema version %lld changed under us",
 			    path, v);
-	if (!ret)
+	/*
+	 * Foreign keys off for the copy (outside a transaction, as SQLite
+	 * wants): the filters keep the keys they can, check_fks() the
+	 * others, instead of a lookup per key of each row copied.
+	 */
+	if (!ret && !(ret = exec(m, "PRAGMA foreign_keys = OFF", "unable to configure"))) {
 		ret = exec(m, "BEGIN IMMEDIATE", "unable to lock");
-	if (!ret) {
-		/* the copy inserts children before their parents' checks */
-		ret = exec(m, "PRAGMA defer_foreign_keys = ON", "unable to configure");
 		triggers(m, 0);
 		if (!ret)
 			ret = merge_locked(m, r);
 		triggers(m, 1);
-		/* a row naming a row the copy lacks fails here (deferred) */
 		if (!ret)
 			ret = exec(m, "COMMIT", "unable to commit");
 		if (ret)
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		if (exec(m, "PRAGMA foreign_keys = ON", "unable to configure"))
+			ret = -1;
 	}
 	sqlite3_exec(st->db, "DETACH DATABASE src", NULL, NULL, NULL);
 	if (ret)

@@ -76,6 +76,26 @@ test_expect_success 'a dependency naming a class of no boot is skipped, said (1)
 	  "$(count "$TRASH/a.db" dependencies)" ]
 '
 
+test_expect_success 'a row naming a row of several keys the source lacks: not merged (2)' '
+	merge -q --db k.db "$TRASH/a.db" &&
+	cp "$TRASH/a.db" key.db &&
+	# the shell has foreign keys off: a frame of a trace boot 1 lacks
+	sqlite3 key.db "INSERT INTO trace_frames (boot_id, trace_id, idx, addr)
+		VALUES (1, (SELECT max(id) + 1 FROM traces), 0, '\''0'\'');
+		UPDATE boots SET uuid = lower(hex(randomblob(16)))" &&
+	test_expect_code 2 merge --db k.db key.db >out 2>err &&
+	grep -q "unable to merge .key.db.* 1 row of trace_frames names no row of traces" err &&
+	[ "$(count k.db boots)" = 1 ] &&
+	[ "$(count k.db trace_frames)" = "$(count "$TRASH/a.db" trace_frames)" ] &&
+	[ -z "$(sqlite3 k.db "PRAGMA foreign_key_check")" ] &&
+	# a boot of the source whose rows are all there still merges
+	cp "$TRASH/a.db" ok.db &&
+	sqlite3 ok.db "UPDATE boots SET uuid = lower(hex(randomblob(16)))" &&
+	merge -q --db k.db ok.db &&
+	[ "$(count k.db trace_frames)" = $((2 * $(count "$TRASH/a.db" trace_frames))) ] &&
+	[ -z "$(sqlite3 k.db "PRAGMA foreign_key_check")" ]
+'
+
 test_expect_success 'a source path starting with // merges' '
 	merge --db s.db "/$TRASH/a.db" >out &&
 	echo "/$TRASH/a.db: 1 boot, 1 added" >expect && test_cmp expect out &&
