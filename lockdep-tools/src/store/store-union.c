@@ -84,7 +84,9 @@ struct store_union {
 	struct strset identities;	/* escaped as store_col_name() */
 	int64_t *node;			/* per identity: its union id */
 	int64_t *usage;
+	uint64_t *seen;			/* the last boot that had it */
 	size_t alloc_node;
+	uint64_t boot;			/* the boot being joined, from 1 */
 	struct strset ambiguous;
 	struct union_dep *deps;
 	size_t nr_deps, alloc_deps;
@@ -222,8 +224,10 @@ static uint32_t identity_add(struct store_union *u, const char *identity,
 
 	ALLOC_GROW(u->node, (size_t)i + 1, u->alloc_node);
 	u->usage = xrealloc(u->usage, u->alloc_node * sizeof(*u->usage));
+	u->seen = xrealloc(u->seen, u->alloc_node * sizeof(*u->seen));
 	u->node[i] = node;
 	u->usage[i] = usage;
+	u->seen[i] = 0;
 	return i;
 }
 
@@ -290,14 +294,14 @@ static int cmp_pair(const void *a, const void *b)
 
 struct boot_class {
 	int64_t id, usage;
-	char *name;
+	char *name;		/* NULL for a node of the union */
 	uint32_t identity;	/* in the boot's own set, or UINT32_MAX */
+	uint32_t node;		/* a node of the union: its identity's index */
 };
 
 /*
- * The boot's identities held twice (@count per entry of @seen) into the
- * union's ambiguous set: 0, 2 if one of them is a node of the union
- * already (a split: build anew), -1.
+ * The boot's identities that are no node of the union held twice
+ * (@count per entry of @seen) into the union's ambiguous set: 0, or -1.
  */
 static int add_ambiguous(struct writer *w, const struct strset *seen,
 			 const uint32_t *count)
@@ -310,8 +314,6 @@ static int add_ambiguous(struct writer *w, const struct strset *seen,
 		t = strset_str(seen, (uint32_t)i);
 		if (count[i] < 2 || strset_find(&u->ambiguous, t) != UINT32_MAX)
 			continue;
-		if (strset_find(&u->identities, t) != UINT32_MAX)
-			return 2;
 		strset_add(&u->ambiguous, t);
 		sqlite3_bind_text(w->s[U_AMBIGUOUS], 1, t, -1, SQLITE_TRANSIENT);
 		if (done(w, w->s[U_AMBIGUOUS]))
@@ -345,6 +347,39 @@ static int new_node(struct writer *w, const char *identity,
 }
 
 /*
+ * Class @c (of identity @t, escaped, or NULL) of the boot being joined,
+ * as read: a node of the union already (c->node), or its name kept and
+ * its identity counted in @seen and @count (growing it to *@alloc) for
+ * add_ambiguous(). 0, or 2 if it is a node of the union that the boot
+ * holds twice (a split: build anew).
+ */
+static int read_class(struct store_union *u, struct boot_class *c,
+		      const char *t, const char *name, struct strset *seen,
+		      uint32_t **count, size_t *alloc)
+{
+	size_t known = seen->nr;
+
+	c->name = NULL;
+	c->identity = UINT32_MAX;
+	if (t && strset_find(&u->ambiguous, t) == UINT32_MAX &&
+	    (c->node = strset_find(&u->identities, t)) != UINT32_MAX) {
+		if (u->seen[c->node] == u->boot)
+			return 2;
+		u->seen[c->node] = u->boot;
+		return 0;
+	}
+	c->name = xstrdup(name ? name : "");
+	if (t) {
+		c->identity = strset_add(seen, t);
+		ALLOC_GROW(*count, seen->nr, *alloc);
+		if (seen->nr > known)	/* a new one */
+			(*count)[c->identity] = 0;
+		(*count)[c->identity]++;
+	}
+	return 0;
+}
+
+/*
  * Boot @boot's classes: each to its node (u->map: classes.id -> union
  * id), new nodes added, usage ORed; the boot's nodes, ascending, as the
  * first part of its pack (u->pack), and its own nodes counted in *@own.
@@ -357,7 +392,7 @@ static int add_classes(struct writer *w, int64_t boot, const int64_t *range,
 	struct strset seen = { 0 };
 	struct boot_class *c = NULL;
 	uint32_t *count = NULL, k;
-	size_t nr = 0, alloc = 0, alloc_count = 0, known, i;
+	size_t nr = 0, alloc = 0, alloc_count = 0, i;
 	int64_t *nodes = NULL, node = 0, prev = 0;
 	sqlite3_stmt *s = w->s[U_CLASSES];
 	const char *t;
@@ -366,25 +401,17 @@ static int add_classes(struct writer *w, int64_t boot, const int64_t *range,
 	sqlite3_bind_int64(s, 1, boot);
 	sqlite3_bind_int64(s, 2, range[0]);
 	sqlite3_bind_int64(s, 3, range[1]);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	u->boot++;
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		ALLOC_GROW(c, nr + 1, alloc);
 		c[nr].id = sqlite3_column_int64(s, 0);
 		c[nr].usage = sqlite3_column_int64(s, 3);
-		t = store_col_text(s, 2);
-		c[nr].name = xstrdup(t ? t : "");
-		t = store_col_name(s, 1, &u->sb);
-		known = seen.nr;
-		c[nr].identity = t ? strset_add(&seen, t) : UINT32_MAX;
-		if (t) {
-			ALLOC_GROW(count, seen.nr, alloc_count);
-			if (seen.nr > known)	/* a new one */
-				count[c[nr].identity] = 0;
-			count[c[nr].identity]++;
-		}
-		nr++;
+		ret = read_class(u, &c[nr++], store_col_name(s, 1, &u->sb),
+				 store_col_text(s, 2), &seen, &count,
+				 &alloc_count);
 	}
 	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
+	if (!ret && rc != SQLITE_DONE)
 		ret = fail(w);
 	if (!ret)
 		ret = add_ambiguous(w, &seen, count);
@@ -392,14 +419,15 @@ static int add_classes(struct writer *w, int64_t boot, const int64_t *range,
 	for (i = 0; !ret && i < nr; i++) {
 		t = c[i].identity == UINT32_MAX ? NULL :
 		    strset_str(&seen, c[i].identity);
-		if (!t || strset_find(&u->ambiguous, t) != UINT32_MAX) {
+		if (c[i].name && (!t || strset_find(&u->ambiguous, t) != UINT32_MAX)) {
 			ret = new_node(w, NULL, &c[i], &node);
 			(*own)++;
-		} else if ((k = strset_find(&u->identities, t)) == UINT32_MAX) {
+		} else if (c[i].name) {
 			ret = new_node(w, t, &c[i], &node);
 			if (!ret)
 				identity_add(u, t, node, c[i].usage);
 		} else {
+			k = c[i].node;
 			node = u->node[k];
 			if ((u->usage[k] | c[i].usage) != u->usage[k]) {
 				u->usage[k] |= c[i].usage;
@@ -655,6 +683,7 @@ void store_union_free(struct store_union *u)
 	idmap_release(&u->map);
 	free(u->node);
 	free(u->usage);
+	free(u->seen);
 	free(u->deps);
 	free(u->pairs);
 	free(u->rows);
