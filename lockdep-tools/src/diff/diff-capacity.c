@@ -66,8 +66,10 @@ static void collect_grew(struct diff *d, const struct capacity *a,
 				g->a = ra;
 				g->b = mb->rows[i][t];
 			}
-			qsort(d->grew + first, d->nr_grew - first,
-			      sizeof(*d->grew), grew_cmp);
+			/* qsort() of nothing must still get an array */
+			if (d->nr_grew > first)
+				qsort(d->grew + first, d->nr_grew - first,
+				      sizeof(*d->grew), grew_cmp);
 			for (k = first + GREW_PER_TABLE; k < d->nr_grew; k++)
 				free(d->grew[k].name);
 			if (d->nr_grew > first + GREW_PER_TABLE)
