@@ -62,55 +62,29 @@ struct cu_build {
 	size_t nr_pieces, alloc_pieces;
 };
 
-/* Adds die as a scope if it has code; returns its index or -1. */
-static int add_scope(struct cu_build *cb, Dwarf_Die *die, int parent,
-		     bool inlined)
+/* die_scope_fn: @die a scope if it has code (its index), else -1 */
+static int add_scope(void *data, Dwarf_Off die, bool inlined, int parent,
+		     const struct die_range *r, size_t nr)
 {
+	struct cu_build *cb = data;
 	struct cu_map *m = cb->map;
-	Dwarf_Addr base, lo, hi;
-	ptrdiff_t off = 0;
 	int id = -1;
 
-	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
-		if (lo >= hi)
+	for (size_t i = 0; i < nr; i++) {
+		if (r[i].lo >= r[i].hi)
 			continue;
 		if (id < 0) {
 			ALLOC_GROW(m->scopes, m->nr_scopes + 1, m->alloc_scopes);
 			id = (int)m->nr_scopes++;
-			m->scopes[id].die = dwarf_dieoffset(die);
+			m->scopes[id].die = die;
 			m->scopes[id].parent = parent;
 			m->scopes[id].inlined = inlined;
 		}
 		ALLOC_GROW(cb->pieces, cb->nr_pieces + 1, cb->alloc_pieces);
-		cb->pieces[cb->nr_pieces++] = (struct cu_piece){ lo, hi, id };
+		cb->pieces[cb->nr_pieces++] =
+			(struct cu_piece){ r[i].lo, r[i].hi, id };
 	}
 	return id;
-}
-
-static void walk(struct cu_build *cb, Dwarf_Die *parent, int scope)
-{
-	Dwarf_Die child;
-	int id;
-
-	if (dwarf_child(parent, &child))
-		return;
-	do {
-		switch (dwarf_tag(&child)) {
-		case DW_TAG_subprogram:
-		case DW_TAG_inlined_subroutine:
-			id = add_scope(cb, &child, scope, dwarf_tag(&child) ==
-				       DW_TAG_inlined_subroutine);
-			/* no code: an abstract instance, nothing below */
-			if (id >= 0 && dwarf_haschildren(&child))
-				walk(cb, &child, id);
-			break;
-		case DW_TAG_lexical_block:
-			walk(cb, &child, scope);
-			break;
-		default:
-			break;
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
 static int cmp_piece(const void *a, const void *b)
@@ -169,7 +143,7 @@ static void build_spans(struct cu_build *cb)
 	free(stack);
 }
 
-static struct cu_map *build_map(Dwarf_Die *cudie)
+static struct cu_map *build_map(struct sym_binary *b, Dwarf_Die *cudie)
 {
 	struct cu_map *m = xcalloc(1, sizeof(*m));
 	struct cu_build cb = { .map = m };
@@ -178,7 +152,7 @@ static struct cu_map *build_map(Dwarf_Die *cudie)
 	m->cudie = *cudie;
 	m->comp_dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir,
 						  &attr));
-	walk(&cb, cudie, -1);
+	die_walk_scopes(b->dwarf, &b->dies, cudie, add_scope, &cb);
 	build_spans(&cb);
 	free(cb.pieces);
 	return m;
@@ -204,7 +178,7 @@ static struct cu_map *cu_map_of(struct sym_binary *b, Dwarf_Die *cudie)
 			return b->cus[i].map;
 	ALLOC_GROW(b->cus, b->nr_cus + 1, b->alloc_cus);
 	b->cus[b->nr_cus].off = off;
-	b->cus[b->nr_cus].map = build_map(cudie);
+	b->cus[b->nr_cus].map = build_map(b, cudie);
 	hindex_add(&b->cu_index, h, (uint32_t)b->nr_cus);
 	return b->cus[b->nr_cus++].map;
 }

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A compilation unit's scopes read straight from .debug_info, for
+ * dwarf-lines.c's per-unit map: internal to src/symbolise/.
+ *
+ * Walking a unit through libdw costs most of a cold run: dwarf_tag(),
+ * dwarf_ranges(), dwarf_child() and dwarf_siblingof() each look the
+ * DIE's abbreviation up again (a hash under a reader-writer lock) and
+ * scan its attributes again, and a DIE without DW_AT_sibling is skipped
+ * by reading its children. Here a unit's abbreviations are decoded once,
+ * each with the size of its attributes when their forms fix it, and
+ * each DIE is read once; one of no interest is skipped by its
+ * DW_AT_sibling or its fixed size.
+ *
+ * Only the common encoding of a code range is read here: DW_AT_low_pc
+ * as DW_FORM_addr with DW_AT_high_pc as an address or a constant. A DIE
+ * with any other (DW_AT_ranges, the addrx forms) gets its ranges from
+ * libdw's dwarf_ranges(), so range lists, base addresses and .debug_addr
+ * keep libdw's reading.
+ */
+#ifndef SYMBOLISE_DWARF_DIES_H
+#define SYMBOLISE_DWARF_DIES_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* .debug_info and .debug_abbrev as libdw holds them (decompressed) */
+struct die_sections {
+	const unsigned char *info, *abbrev;
+	size_t info_size, abbrev_size;
+	bool swap;		/* the file's byte order is not the host's */
+};
+
+/* The sections of @dw; false when either is missing. */
+bool die_sections_find(Dwarf *dw, struct die_sections *s);
+
+struct die_range {
+	unsigned long long lo, hi;	/* [lo, hi), possibly empty */
+};
+
+/*
+ * A DW_TAG_subprogram, or a DW_TAG_inlined_subroutine when @inlined, at
+ * .debug_info offset @die, inside scope @parent (-1: the unit itself),
+ * with its @nr code ranges @r (as dwarf_ranges() gives them). Returns the
+ * scope's id, or -1 when it is none: nothing below it is walked.
+ */
+typedef int die_scope_fn(void *data, Dwarf_Off die, bool inlined, int parent,
+			 const struct die_range *r, size_t nr);
+
+/*
+ * Calls @fn for each subprogram and inlined subroutine of the unit of
+ * @cudie, parents before their children, looking through lexical blocks
+ * and into nothing else. A unit that stops making sense (truncated, an
+ * unknown form or abbreviation code, a sibling pointing backwards) ends
+ * the walk where it does: the scopes met before stay.
+ */
+void die_walk_scopes(Dwarf *dw, const struct die_sections *s,
+		     Dwarf_Die *cudie, die_scope_fn *fn, void *data);
+
+#endif

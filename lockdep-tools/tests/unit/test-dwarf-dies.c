@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dwarf-dies.c's walk of a unit against libdw's: every unit of a binary
+ * walked both ways, the scopes met (DIE offset, inlined or not, parent,
+ * code ranges) equal one by one. The binaries: this test itself (gcc -g
+ * -O2, inlined calls), the real vmlinux and the scenario module (ET_REL,
+ * its DWARF relocated by libdwfl) when LDT_VMLINUX and LDT_SCENARIO_KO
+ * name them (failing when missing), else those of ../build/linux when
+ * there (skipped otherwise).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbolise/dwarf-dies.h"
+#include "util/xalloc.h"
+
+struct scope {
+	Dwarf_Off die;
+	bool inlined;
+	int parent;
+	size_t first, nr;	/* into scopes.ranges */
+};
+
+struct scopes {
+	struct scope *v;
+	size_t nr, alloc;
+	struct die_range *ranges;
+	size_t nr_ranges, alloc_ranges;
+};
+
+/* die_scope_fn: a scope when it has a non-empty range, as dwarf-lines.c */
+static int record(void *data, Dwarf_Off die, bool inlined, int parent,
+		  const struct die_range *r, size_t nr)
+{
+	struct scopes *s = data;
+	bool code = false;
+
+	for (size_t i = 0; i < nr; i++)
+		code |= r[i].lo < r[i].hi;
+	if (!code)
+		return -1;
+	ALLOC_GROW(s->v, s->nr + 1, s->alloc);
+	s->v[s->nr] = (struct scope){ die, inlined, parent, s->nr_ranges, nr };
+	for (size_t i = 0; i < nr; i++) {
+		ALLOC_GROW(s->ranges, s->nr_ranges + 1, s->alloc_ranges);
+		s->ranges[s->nr_ranges++] = r[i];
+	}
+	return (int)s->nr++;
+}
+
+/* The walk as libdw's calls make it: the oracle. */
+static void libdw_walk(struct scopes *s, Dwarf_Die *parent, int scope)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child), id;
+		struct die_range r[64];
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t at = 0;
+		size_t nr = 0;
+
+		switch (tag) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+			while ((at = dwarf_ranges(&child, at, &base, &lo, &hi)) > 0) {
+				assert_true(nr < 64);
+				r[nr++] = (struct die_range){ lo, hi };
+			}
+			id = record(s, dwarf_dieoffset(&child),
+				    tag == DW_TAG_inlined_subroutine, scope, r,
+				    nr);
+			if (id >= 0 && dwarf_haschildren(&child))
+				libdw_walk(s, &child, id);
+			break;
+		case DW_TAG_lexical_block:
+			libdw_walk(s, &child, scope);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void release(struct scopes *s)
+{
+	free(s->v);
+	free(s->ranges);
+	memset(s, 0, sizeof(*s));
+}
+
+static const Dwfl_Callbacks callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* Opens @path's DWARF into *@dwfl; its sections to @sec. */
+static Dwarf *open_dwarf(const char *path, Dwfl **dwfl,
+			 struct die_sections *sec)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	Dwarf *dw;
+
+	*dwfl = dwfl_begin(&callbacks);
+	assert_non_null(*dwfl);
+	dwfl_report_begin(*dwfl);
+	mod = dwfl_report_offline(*dwfl, path, path, -1);
+	assert_non_null(mod);
+	assert_int_equal(dwfl_report_end(*dwfl, NULL, NULL), 0);
+	dw = dwfl_module_getdwarf(mod, &bias);
+	assert_non_null(dw);
+	assert_true(die_sections_find(dw, sec));
+	return dw;
+}
+
+/*
+ * Every unit of @path walked both ways; returns the number of scopes
+ * met, and how many of them inlined in *@inlined.
+ */
+static size_t compare_units(const char *path, size_t *inlined)
+{
+	Dwarf_Off off = 0, next;
+	struct die_sections sec;
+	size_t hsize, total = 0, units = 0;
+	Dwfl *dwfl;
+	Dwarf *dw = open_dwarf(path, &dwfl, &sec);
+
+	*inlined = 0;
+	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		struct scopes ours = { 0 }, theirs = { 0 };
+		Dwarf_Die cu;
+
+		assert_non_null(dwarf_offdie(dw, off + hsize, &cu));
+		die_walk_scopes(dw, &sec, &cu, record, &ours);
+		libdw_walk(&theirs, &cu, -1);
+		assert_int_equal(ours.nr, theirs.nr);
+		for (size_t i = 0; i < ours.nr; i++) {
+			const struct scope *a = &ours.v[i], *b = &theirs.v[i];
+
+			assert_int_equal(a->die, b->die);
+			assert_int_equal(a->inlined, b->inlined);
+			assert_int_equal(a->parent, b->parent);
+			assert_int_equal(a->nr, b->nr);
+			assert_memory_equal(&ours.ranges[a->first],
+					    &theirs.ranges[b->first],
+					    a->nr * sizeof(*ours.ranges));
+			*inlined += a->inlined;
+		}
+		total += ours.nr;
+		units++;
+		release(&ours);
+		release(&theirs);
+		off = next;
+	}
+	assert_true(units > 0);
+	dwfl_end(dwfl);
+	return total;
+}
+
+static void test_self(void **state)
+{
+	size_t inlined, n = compare_units("/proc/self/exe", &inlined);
+
+	(void)state;
+	/* dwarf-dies.c and the rest of this binary, some of it inlined */
+	assert_true(n > 40);
+	assert_true(inlined > 10);
+}
+
+static const char *real_file(const char *var, const char *fallback)
+{
+	const char *path = getenv(var);
+
+	if (path && *path) {
+		if (access(path, R_OK))
+			fail_msg("%s='%s' cannot be read", var, path);
+		return path;
+	}
+	return access(fallback, R_OK) ? NULL : fallback;
+}
+
+static void test_real_vmlinux(void **state)
+{
+	const char *path = real_file("LDT_VMLINUX", "../build/linux/vmlinux");
+	size_t inlined;
+
+	(void)state;
+	if (!path)
+		skip();
+	assert_true(compare_units(path, &inlined) > 100000);
+	assert_true(inlined > 100000);
+}
+
+static void test_real_module(void **state)
+{
+	const char *path = real_file("LDT_SCENARIO_KO",
+				     "../build/linux/lib/test_lockdep_scenarios.ko");
+	size_t inlined;
+
+	(void)state;
+	if (!path)
+		skip();
+	assert_true(compare_units(path, &inlined) > 10);
+}
+
+/*
+ * A unit cut short, at every 7th byte, in a buffer that ends there
+ * (ASan: not a byte read past it): its walk meets the scopes of the
+ * whole unit's walk up to the cut, in order, and no other.
+ */
+static void test_truncated(void **state)
+{
+	struct die_sections sec, cut;
+	struct scopes whole = { 0 };
+	Dwarf_Off off = 0, next, big = 0;
+	size_t hsize, most = 0;
+	Dwarf_Die cu;
+	Dwfl *dwfl;
+	Dwarf *dw = open_dwarf("/proc/self/exe", &dwfl, &sec);
+
+	(void)state;
+	/* the unit with the most scopes */
+	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		assert_non_null(dwarf_offdie(dw, off + hsize, &cu));
+		die_walk_scopes(dw, &sec, &cu, record, &whole);
+		if (whole.nr > most) {
+			most = whole.nr;
+			big = off;
+		}
+		release(&whole);
+		off = next;
+	}
+	assert_true(most > 20);
+	assert_true(dwarf_nextcu(dw, big, &next, &hsize, NULL, NULL, NULL) == 0);
+	assert_non_null(dwarf_offdie(dw, big + hsize, &cu));
+	die_walk_scopes(dw, &sec, &cu, record, &whole);
+	for (size_t end = big + hsize; end < next; end += 7) {
+		unsigned char *copy = xmalloc(end);
+		uint32_t len = (uint32_t)(end - big - 4), was;
+		struct scopes part = { 0 };
+
+		memcpy(copy, sec.info, end);
+		/* 32-bit DWARF, in this host's byte order (its own binary) */
+		memcpy(&was, sec.info + big, sizeof(was));
+		assert_true(was < 0xfffffff0u);
+		memcpy(copy + big, &len, sizeof(len));
+		cut = sec;
+		cut.info = copy;
+		cut.info_size = end;
+		die_walk_scopes(dw, &cut, &cu, record, &part);
+		assert_true(part.nr <= whole.nr);
+		for (size_t i = 0; i < part.nr; i++) {
+			assert_int_equal(part.v[i].die, whole.v[i].die);
+			assert_int_equal(part.v[i].parent, whole.v[i].parent);
+			assert_true(part.v[i].die < end);
+		}
+		release(&part);
+		free(copy);
+	}
+	release(&whole);
+	dwfl_end(dwfl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_self),
+		cmocka_unit_test(test_real_vmlinux),
+		cmocka_unit_test(test_real_module),
+		cmocka_unit_test(test_truncated),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
