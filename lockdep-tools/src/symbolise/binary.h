@@ -21,6 +21,7 @@
 #include "parse/report.h"
 #include "symbolise/addr-search.h"
 #include "symbolise/dwarf-dies.h"
+#include "symbolise/dwarf-read.h"
 #include "util/hindex.h"
 
 struct sym_entry {
@@ -62,7 +63,7 @@ struct sym_binary {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf *dwarf;		/* NULL if no DWARF (e.g. a stripped .ko) */
-	struct die_sections dies;	/* dwarf's, read by dwarf-dies.c */
+	struct dwarf_sections sec;	/* dwarf's, read by dwarf-dies.c, line-table.c */
 	struct sym_index *index;
 	/* opened from DWARF, a cache was asked for and it has none yet */
 	bool index_wanted;

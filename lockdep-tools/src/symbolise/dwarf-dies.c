@@ -20,173 +20,16 @@
 #include <string.h>
 
 #include "symbolise/dwarf-dies.h"
+#include "symbolise/dwarf-read.h"
 #include "util/xalloc.h"
 
 #define ABBREV_CODE_MAX (1u << 20)
 
-struct cursor {
-	const unsigned char *p, *end;
-	bool swap, bad;
-};
-
-static bool need(struct cursor *c, size_t n)
-{
-	if (c->bad || (size_t)(c->end - c->p) < n)
-		c->bad = true;
-	return !c->bad;
-}
-
-/* an unsigned value of @n bytes (n <= 8) in the file's byte order */
-static uint64_t get_u(struct cursor *c, size_t n)
-{
-	uint64_t v = 0;
-
-	if (!need(c, n))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (c->swap)
-			v = v << 8 | c->p[i];
-		else
-			v |= (uint64_t)c->p[i] << (8 * i);
-	c->p += n;
-	return v;
-}
-
-static uint64_t get_uleb(struct cursor *c)
-{
-	uint64_t v = 0;
-	unsigned int shift = 0;
-
-	while (!c->bad && need(c, 1)) {
-		unsigned char b = *c->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	return 0;
-}
-
-static void skip(struct cursor *c, uint64_t n)
-{
-	if (need(c, n))
-		c->p += n;
-}
-
 struct unit {
-	const struct die_sections *sec;
+	const struct dwarf_sections *sec;
 	const unsigned char *start;	/* the unit header */
-	unsigned int version, offset_size, addr_size;
+	struct dwarf_unit_sizes sz;
 };
-
-/* The bytes of a value of @form that do not depend on it, else -1. */
-static long fixed_len(const struct unit *u, uint64_t form)
-{
-	switch (form) {
-	case DW_FORM_flag_present:
-	case DW_FORM_implicit_const:
-		return 0;
-	case DW_FORM_data1:
-	case DW_FORM_ref1:
-	case DW_FORM_flag:
-	case DW_FORM_strx1:
-	case DW_FORM_addrx1:
-		return 1;
-	case DW_FORM_data2:
-	case DW_FORM_ref2:
-	case DW_FORM_strx2:
-	case DW_FORM_addrx2:
-		return 2;
-	case DW_FORM_strx3:
-	case DW_FORM_addrx3:
-		return 3;
-	case DW_FORM_data4:
-	case DW_FORM_ref4:
-	case DW_FORM_strx4:
-	case DW_FORM_addrx4:
-	case DW_FORM_ref_sup4:
-		return 4;
-	case DW_FORM_data8:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_sig8:
-	case DW_FORM_ref_sup8:
-		return 8;
-	case DW_FORM_data16:
-		return 16;
-	case DW_FORM_addr:
-		return u->addr_size;
-	case DW_FORM_ref_addr:
-		return u->version == 2 ? u->addr_size : u->offset_size;
-	case DW_FORM_strp:
-	case DW_FORM_line_strp:
-	case DW_FORM_sec_offset:
-	case DW_FORM_strp_sup:
-	case DW_FORM_GNU_ref_alt:
-	case DW_FORM_GNU_strp_alt:
-		return u->offset_size;
-	default:
-		return -1;
-	}
-}
-
-/* Skips a value of @form at @c; false (c bad) for an unknown form. */
-static bool skip_value(const struct unit *u, struct cursor *c, uint64_t form)
-{
-	long n = fixed_len(u, form);
-
-	if (n >= 0) {
-		skip(c, (uint64_t)n);
-		return !c->bad;
-	}
-	switch (form) {
-	case DW_FORM_udata:
-	case DW_FORM_sdata:
-	case DW_FORM_ref_udata:
-	case DW_FORM_strx:
-	case DW_FORM_addrx:
-	case DW_FORM_loclistx:
-	case DW_FORM_rnglistx:
-	case DW_FORM_GNU_addr_index:
-	case DW_FORM_GNU_str_index:
-		get_uleb(c);
-		break;
-	case DW_FORM_string: {
-		const unsigned char *nul = c->bad ? NULL :
-			memchr(c->p, '\0', (size_t)(c->end - c->p));
-
-		if (nul)
-			c->p = nul + 1;
-		else
-			c->bad = true;
-		break;
-	}
-	case DW_FORM_block1:
-		skip(c, get_u(c, 1));
-		break;
-	case DW_FORM_block2:
-		skip(c, get_u(c, 2));
-		break;
-	case DW_FORM_block4:
-		skip(c, get_u(c, 4));
-		break;
-	case DW_FORM_block:
-	case DW_FORM_exprloc:
-		skip(c, get_uleb(c));
-		break;
-	case DW_FORM_indirect:
-		form = get_uleb(c);
-		/* an indirect form naming itself is no form */
-		if (!c->bad && form != DW_FORM_indirect)
-			return skip_value(u, c, form);
-		c->bad = true;
-		break;
-	default:
-		c->bad = true;
-	}
-	return !c->bad;
-}
 
 struct attr_spec {
 	uint64_t name, form;
@@ -217,32 +60,32 @@ struct walk {
 /* The unit's abbreviations at @off in .debug_abbrev; false if unreadable. */
 static bool read_abbrevs(struct walk *w, uint64_t off)
 {
-	const struct die_sections *s = w->u.sec;
-	struct cursor c = { s->abbrev, s->abbrev + s->abbrev_size, s->swap,
+	const struct dwarf_sections *s = w->u.sec;
+	struct dwarf_cursor c = { s->abbrev, s->abbrev + s->abbrev_size, s->swap,
 			    false };
 	uint64_t max = 0;
 
-	skip(&c, off);
+	dwarf_skip(&c, off);
 	for (;;) {
 		struct abbrev a = { .first = w->nr_attrs };
 		long at = 0;
 
-		a.code = get_uleb(&c);
+		a.code = dwarf_get_uleb(&c);
 		if (!a.code || c.bad)
 			break;
-		a.tag = get_uleb(&c);
-		a.children = get_u(&c, 1) == DW_CHILDREN_yes;
+		a.tag = dwarf_get_uleb(&c);
+		a.children = dwarf_get_u(&c, 1) == DW_CHILDREN_yes;
 		for (;;) {
 			struct attr_spec sp;
 			long n;
 
-			sp.name = get_uleb(&c);
-			sp.form = get_uleb(&c);
+			sp.name = dwarf_get_uleb(&c);
+			sp.form = dwarf_get_uleb(&c);
 			if (c.bad || (!sp.name && !sp.form))
 				break;
 			if (sp.form == DW_FORM_implicit_const)
-				get_uleb(&c);	/* its value, not needed */
-			n = fixed_len(&w->u, sp.form);
+				dwarf_get_uleb(&c);	/* its value, not needed */
+			n = dwarf_fixed_len(&w->u.sz, sp.form);
 			at = at >= 0 && n >= 0 ? at + n : -1;
 			ALLOC_GROW(w->attrs, w->nr_attrs + 1, w->alloc_attrs);
 			w->attrs[w->nr_attrs++] = sp;
@@ -274,14 +117,14 @@ static const struct abbrev *abbrev_of(const struct walk *w, uint64_t code)
 
 /* Skips the attributes of a DIE of @a at @c. */
 static bool skip_attrs(const struct walk *w, const struct abbrev *a,
-		       struct cursor *c)
+		       struct dwarf_cursor *c)
 {
 	if (a->size >= 0) {
-		skip(c, (uint64_t)a->size);
+		dwarf_skip(c, (uint64_t)a->size);
 		return !c->bad;
 	}
 	for (size_t i = 0; i < a->nr; i++)
-		if (!skip_value(&w->u, c, w->attrs[a->first + i].form))
+		if (!dwarf_skip_value(&w->u.sz, c, w->attrs[a->first + i].form))
 			return false;
 	return true;
 }
@@ -295,23 +138,23 @@ struct die_attrs {
 };
 
 /* A reference of @form (unit-relative) at @c; false for another form. */
-static bool get_ref(struct cursor *c, uint64_t form, uint64_t *ref)
+static bool get_ref(struct dwarf_cursor *c, uint64_t form, uint64_t *ref)
 {
 	switch (form) {
 	case DW_FORM_ref1:
-		*ref = get_u(c, 1);
+		*ref = dwarf_get_u(c, 1);
 		return true;
 	case DW_FORM_ref2:
-		*ref = get_u(c, 2);
+		*ref = dwarf_get_u(c, 2);
 		return true;
 	case DW_FORM_ref4:
-		*ref = get_u(c, 4);
+		*ref = dwarf_get_u(c, 4);
 		return true;
 	case DW_FORM_ref8:
-		*ref = get_u(c, 8);
+		*ref = dwarf_get_u(c, 8);
 		return true;
 	case DW_FORM_ref_udata:
-		*ref = get_uleb(c);
+		*ref = dwarf_get_uleb(c);
 		return true;
 	default:
 		return false;
@@ -323,7 +166,7 @@ static bool get_ref(struct cursor *c, uint64_t form, uint64_t *ref)
  * the first, as libdw's dwarf_attr() finds it).
  */
 static bool read_attrs(const struct walk *w, const struct abbrev *a,
-		       struct cursor *c, struct die_attrs *d)
+		       struct dwarf_cursor *c, struct die_attrs *d)
 {
 	memset(d, 0, sizeof(*d));
 	for (size_t i = 0; i < a->nr; i++) {
@@ -352,7 +195,7 @@ static bool read_attrs(const struct walk *w, const struct abbrev *a,
 		default:
 			break;
 		}
-		if (!skip_value(&w->u, c, sp->form))
+		if (!dwarf_skip_value(&w->u.sz, c, sp->form))
 			return false;
 	}
 	return !c->bad;
@@ -363,7 +206,7 @@ static bool read_attrs(const struct walk *w, const struct abbrev *a,
  * read (@sibling: its DW_AT_sibling, 0 if none): to its sibling when it
  * is forwards and inside the unit (3), else by reading them.
  */
-static bool skip_children(const struct walk *w, struct cursor *c,
+static bool skip_children(const struct walk *w, struct dwarf_cursor *c,
 			  const unsigned char *die, uint64_t sibling)
 {
 	size_t level = 1;
@@ -382,7 +225,7 @@ static bool skip_children(const struct walk *w, struct cursor *c,
 			if (!level)
 				return true;
 			die = c->p;
-			code = get_uleb(c);
+			code = dwarf_get_uleb(c);
 			if (c->bad)
 				return false;
 			if (code)
@@ -413,23 +256,23 @@ static void add_range(struct walk *w, uint64_t lo, uint64_t hi)
 static bool scope_ranges(struct walk *w, Dwarf *dw, const struct die_attrs *d,
 			 Dwarf_Off off)
 {
-	const struct die_sections *s = w->u.sec;
+	const struct dwarf_sections *s = w->u.sec;
 
 	w->nr_ranges = 0;
 	if (d->low_form == DW_FORM_addr &&
 	    (d->high_form == DW_FORM_addr || d->high_form == DW_FORM_udata ||
 	     d->high_form == DW_FORM_data1 || d->high_form == DW_FORM_data2 ||
 	     d->high_form == DW_FORM_data4 || d->high_form == DW_FORM_data8)) {
-		struct cursor v = { d->low, w->end, s->swap, false };
-		uint64_t lo = get_u(&v, w->u.addr_size), hi;
+		struct dwarf_cursor v = { d->low, w->end, s->swap, false };
+		uint64_t lo = dwarf_get_u(&v, w->u.sz.addr_size), hi;
 
 		v.p = d->high;
 		if (d->high_form == DW_FORM_addr)
-			hi = get_u(&v, w->u.addr_size);
+			hi = dwarf_get_u(&v, w->u.sz.addr_size);
 		else if (d->high_form == DW_FORM_udata)
-			hi = lo + get_uleb(&v);
+			hi = lo + dwarf_get_uleb(&v);
 		else	/* a constant: an offset from low_pc */
-			hi = lo + get_u(&v, (size_t)fixed_len(&w->u,
+			hi = lo + dwarf_get_u(&v, (size_t)dwarf_fixed_len(&w->u.sz,
 							      d->high_form));
 		add_range(w, lo, hi);
 		return !v.bad;
@@ -451,35 +294,35 @@ static bool scope_ranges(struct walk *w, Dwarf *dw, const struct die_attrs *d,
  * The unit header at @c (the unit's start); its abbreviations' offset
  * to *@abbrev_off, and c->end to the unit's end.
  */
-static bool read_header(struct walk *w, struct cursor *c, uint64_t *abbrev_off)
+static bool read_header(struct walk *w, struct dwarf_cursor *c, uint64_t *abbrev_off)
 {
-	uint64_t len = get_u(c, 4), type = DW_UT_compile;
+	uint64_t len = dwarf_get_u(c, 4), type = DW_UT_compile;
 
-	w->u.offset_size = 4;
+	w->u.sz.offset_size = 4;
 	if (len == 0xffffffff) {
-		len = get_u(c, 8);
-		w->u.offset_size = 8;
+		len = dwarf_get_u(c, 8);
+		w->u.sz.offset_size = 8;
 	} else if (len >= 0xfffffff0) {
 		return false;
 	}
 	if (c->bad || len > (uint64_t)(c->end - c->p))
 		return false;
 	w->end = c->end = c->p + len;
-	w->u.version = (unsigned int)get_u(c, 2);
-	if (w->u.version >= 5) {
-		type = get_u(c, 1);
-		w->u.addr_size = (unsigned int)get_u(c, 1);
-		*abbrev_off = get_u(c, w->u.offset_size);
+	w->u.sz.version = (unsigned int)dwarf_get_u(c, 2);
+	if (w->u.sz.version >= 5) {
+		type = dwarf_get_u(c, 1);
+		w->u.sz.addr_size = (unsigned int)dwarf_get_u(c, 1);
+		*abbrev_off = dwarf_get_u(c, w->u.sz.offset_size);
 	} else {
-		*abbrev_off = get_u(c, w->u.offset_size);
-		w->u.addr_size = (unsigned int)get_u(c, 1);
+		*abbrev_off = dwarf_get_u(c, w->u.sz.offset_size);
+		w->u.sz.addr_size = (unsigned int)dwarf_get_u(c, 1);
 	}
 	if (type == DW_UT_skeleton || type == DW_UT_split_compile)
-		skip(c, 8);		/* the unit id */
+		dwarf_skip(c, 8);		/* the unit id */
 	else if (type == DW_UT_type || type == DW_UT_split_type)
-		skip(c, 8 + w->u.offset_size);	/* signature, type offset */
-	return !c->bad && w->u.version >= 2 && w->u.version <= 5 &&
-	       (w->u.addr_size == 4 || w->u.addr_size == 8);
+		dwarf_skip(c, 8 + w->u.sz.offset_size);	/* signature, type offset */
+	return !c->bad && w->u.sz.version >= 2 && w->u.sz.version <= 5 &&
+	       (w->u.sz.addr_size == 4 || w->u.sz.addr_size == 8);
 }
 
 static void push(struct walk *w, int scope)
@@ -489,7 +332,7 @@ static void push(struct walk *w, int scope)
 }
 
 /* The DIEs below the unit's own, from @c on (1). */
-static void walk_dies(struct walk *w, Dwarf *dw, struct cursor *c,
+static void walk_dies(struct walk *w, Dwarf *dw, struct dwarf_cursor *c,
 		      die_scope_fn *fn, void *data)
 {
 	const unsigned char *info = w->u.sec->info;
@@ -499,7 +342,7 @@ static void walk_dies(struct walk *w, Dwarf *dw, struct cursor *c,
 		int parent = w->stack[w->depth - 1], id;
 		const struct abbrev *a;
 		struct die_attrs d;
-		uint64_t code = get_uleb(c);
+		uint64_t code = dwarf_get_uleb(c);
 
 		if (c->bad)
 			return;
@@ -543,23 +386,23 @@ static void walk_dies(struct walk *w, Dwarf *dw, struct cursor *c,
 	}
 }
 
-void die_walk_scopes(Dwarf *dw, const struct die_sections *s,
+void die_walk_scopes(Dwarf *dw, const struct dwarf_sections *s,
 		     Dwarf_Die *cudie, die_scope_fn *fn, void *data)
 {
 	Dwarf_Off die = dwarf_dieoffset(cudie);
 	Dwarf_Off start = die - dwarf_cuoffset(cudie);
 	struct walk w = { .u.sec = s };
-	struct cursor c = { s->info, s->info + s->info_size, s->swap,
+	struct dwarf_cursor c = { s->info, s->info + s->info_size, s->swap,
 			    !s->info };
 	const struct abbrev *a;
 	uint64_t abbrev_off;
 
-	skip(&c, start);
+	dwarf_skip(&c, start);
 	w.u.start = c.p;
 	if (!c.bad && read_header(&w, &c, &abbrev_off) &&
 	    (Dwarf_Off)(c.p - s->info) == die &&
 	    read_abbrevs(&w, abbrev_off)) {
-		a = abbrev_of(&w, get_uleb(&c));
+		a = abbrev_of(&w, dwarf_get_uleb(&c));
 		if (a && skip_attrs(&w, a, &c) && a->children) {
 			push(&w, -1);
 			walk_dies(&w, dw, &c, fn, data);
@@ -572,48 +415,3 @@ void die_walk_scopes(Dwarf *dw, const struct die_sections *s,
 	free(w.ranges);
 }
 
-static bool is_section(const char *name, const char *want)
-{
-	/* ".zdebug_info": compressed the GNU way, inflated by libdw */
-	return !strcmp(name, want) ||
-	       (name[0] == '.' && name[1] == 'z' && !strcmp(name + 2, want + 1));
-}
-
-bool die_sections_find(Dwarf *dw, struct die_sections *s)
-{
-	Elf *elf = dwarf_getelf(dw);
-	Elf_Scn *scn = NULL;
-	GElf_Ehdr eh;
-	size_t shstrndx;
-
-	memset(s, 0, sizeof(*s));
-	if (!elf || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	s->swap = eh.e_ident[EI_DATA] !=
-		  (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB :
-							       ELFDATA2MSB);
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *data;
-
-		/* SHF_COMPRESSED: libdw inflated what it reads, not this */
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
-		    (sh.sh_flags & SHF_COMPRESSED))
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		data = name ? elf_getdata(scn, NULL) : NULL;
-		if (!data || !data->d_buf)
-			continue;
-		if (is_section(name, ".debug_info")) {
-			s->info = data->d_buf;
-			s->info_size = data->d_size;
-		} else if (is_section(name, ".debug_abbrev")) {
-			s->abbrev = data->d_buf;
-			s->abbrev_size = data->d_size;
-		}
-	}
-	if (!s->info || !s->abbrev)
-		memset(s, 0, sizeof(*s));
-	return s->info != NULL;
-}

@@ -25,15 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* .debug_info and .debug_abbrev as libdw holds them (decompressed) */
-struct die_sections {
-	const unsigned char *info, *abbrev;
-	size_t info_size, abbrev_size;
-	bool swap;		/* the file's byte order is not the host's */
-};
-
-/* The sections of @dw; false when either is missing. */
-bool die_sections_find(Dwarf *dw, struct die_sections *s);
+struct dwarf_sections;
 
 struct die_range {
 	unsigned long long lo, hi;	/* [lo, hi), possibly empty */
@@ -55,7 +47,7 @@ typedef int die_scope_fn(void *data, Dwarf_Off die, bool inlined, int parent,
  * unknown form or abbreviation code, a sibling pointing backwards) ends
  * the walk where it does: the scopes met before stay.
  */
-void die_walk_scopes(Dwarf *dw, const struct die_sections *s,
+void die_walk_scopes(Dwarf *dw, const struct dwarf_sections *s,
 		     Dwarf_Die *cudie, die_scope_fn *fn, void *data);
 
 #endif

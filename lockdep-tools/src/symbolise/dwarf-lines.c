@@ -9,7 +9,8 @@
  * address of a unit walks its tree once and builds a map: the unit's
  * address space cut into spans, each naming its innermost scope (a
  * subprogram or an inlined subroutine) whose parent links give the
- * chain. Later addresses of the unit are a binary search.
+ * chain. Later addresses of the unit are a binary search. The map also
+ * holds the unit's line table (line-table.c), read with it.
  *
  * Invariants:
  *  (1) map->spans[] is sorted by strictly increasing start; span i
@@ -28,6 +29,7 @@
 
 #include "symbolise/binary.h"
 #include "symbolise/index.h"
+#include "symbolise/line-table.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
 
@@ -48,8 +50,8 @@ struct cu_span {
 };
 
 struct cu_map {
-	Dwarf_Die cudie;
 	const char *comp_dir;	/* or NULL */
+	struct line_table lines;
 	struct cu_scope *scopes;
 	size_t nr_scopes, alloc_scopes;
 	struct cu_span *spans;
@@ -149,10 +151,10 @@ static struct cu_map *build_map(struct sym_binary *b, Dwarf_Die *cudie)
 	struct cu_build cb = { .map = m };
 	Dwarf_Attribute attr;
 
-	m->cudie = *cudie;
 	m->comp_dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir,
 						  &attr));
-	die_walk_scopes(b->dwarf, &b->dies, cudie, add_scope, &cb);
+	line_table_read(&b->sec, cudie, m->comp_dir, &m->lines);
+	die_walk_scopes(b->dwarf, &b->sec, cudie, add_scope, &cb);
 	build_spans(&cb);
 	free(cb.pieces);
 	return m;
@@ -160,6 +162,7 @@ static struct cu_map *build_map(struct sym_binary *b, Dwarf_Die *cudie)
 
 static void free_map(struct cu_map *m)
 {
+	line_table_release(&m->lines);
 	free(m->scopes);
 	free(m->spans);
 	free(m);
@@ -199,19 +202,11 @@ void sym_binary_unit_points(struct sym_binary *b, Dwarf_Die *cudie,
 			    void *data)
 {
 	struct cu_map *m = cu_map_of(b, cudie);
-	Dwarf_Lines *lines;
-	size_t nr;
 
 	for (size_t i = 0; i < m->nr_spans; i++)
 		add(data, m->spans[i].start + bias);
-	if (dwarf_getsrclines(cudie, &lines, &nr))
-		return;
-	for (size_t i = 0; i < nr; i++) {
-		Dwarf_Addr addr;
-
-		if (!dwarf_lineaddr(dwarf_onesrcline(lines, i), &addr))
-			add(data, addr + bias);
-	}
+	for (size_t i = 0; i < m->lines.nr; i++)
+		add(data, m->lines.rows[i].addr + bias);
 }
 
 /*
@@ -256,13 +251,10 @@ static char *call_file(struct cu_map *m, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word idx;
-	Dwarf_Files *files;
-	size_t nfiles;
 
-	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &idx) ||
-	    dwarf_getsrcfiles(&m->cudie, &files, &nfiles) || idx >= nfiles)
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &idx))
 		return NULL;
-	return relative(m, dwarf_filesrc(files, idx, NULL, NULL));
+	return relative(m, line_table_file(&m->lines, idx));
 }
 
 static unsigned int call_line(Dwarf_Die *die)
@@ -294,12 +286,12 @@ bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cudie;
-	Dwarf_Line *line;
+	const struct line_row *line;
 	struct cu_map *m;
 	char *file = NULL;
 	unsigned int lineno = 0;
 	size_t alloc = 0;
-	int lno, s;
+	int s;
 
 	if (b->index)
 		return sym_index_source(b->index, pc, f);
@@ -310,10 +302,10 @@ bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 		return false;
 	m = cu_map_of(b, cudie);
 	pc -= bias;
-	line = dwarf_getsrc_die(cudie, pc);
-	if (line && !dwarf_lineno(line, &lno)) {
-		file = relative(m, dwarf_linesrc(line, NULL, NULL));
-		lineno = (unsigned int)lno;
+	line = line_table_find(&m->lines, pc);
+	if (line) {
+		file = relative(m, line_table_file(&m->lines, line->file));
+		lineno = (unsigned int)line->line;
 	}
 	sym_frame_clear_source(f);
 	for (s = innermost_scope(m, pc); s >= 0 && m->scopes[s].inlined;

@@ -241,7 +241,7 @@ struct sym_binary *sym_binary_open_twin(const struct sym_binary *b)
 		t->build_id = hex_build_id(t->mod);
 		t->dwarf = dwfl_module_getdwarf(t->mod, &t->bias);
 		if (t->dwarf)
-			die_sections_find(t->dwarf, &t->dies);
+			dwarf_sections_find(t->dwarf, &t->sec);
 		if (t->build_id && !strcmp(t->build_id, b->build_id) &&
 		    t->dwarf && t->bias == b->bias)
 			return t;
@@ -281,7 +281,7 @@ bool sym_binary_load(struct sym_binary *b, const char **err)
 	/* NULL without DWARF: symbols still work, file:line does not */
 	b->dwarf = dwfl_module_getdwarf(b->mod, &b->bias);
 	if (b->dwarf)
-		die_sections_find(b->dwarf, &b->dies);
+		dwarf_sections_find(b->dwarf, &b->sec);
 	index_symbols(b);
 	return true;
 }

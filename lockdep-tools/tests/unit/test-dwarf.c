@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dwarf-dies.c's walk of a unit against libdw's: every unit of a binary
- * walked both ways, the scopes met (DIE offset, inlined or not, parent,
- * code ranges) equal one by one. The binaries: this test itself (gcc -g
- * -O2, inlined calls), the real vmlinux and the scenario module (ET_REL,
- * its DWARF relocated by libdwfl) when LDT_VMLINUX and LDT_SCENARIO_KO
- * name them (failing when missing), else those of ../build/linux when
- * there (skipped otherwise).
+ * The DWARF read without libdw against libdw, every unit of a binary
+ * read both ways: dwarf-dies.c's walk (the scopes met: DIE offset,
+ * inlined or not, parent, code ranges, one by one) and line-table.c's
+ * table (each row's address, line, file name and end of sequence, as
+ * dwarf_getsrclines() sorts them; every file name, as dwarf_filesrc()
+ * gives them). The binaries: this test itself (gcc -g -O2, inlined
+ * calls), the real vmlinux and the scenario module (ET_REL, its DWARF
+ * relocated by libdwfl) when LDT_VMLINUX and LDT_SCENARIO_KO name them
+ * (failing when missing), else those of ../build/linux when there
+ * (skipped otherwise).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +24,8 @@
 #include <unistd.h>
 
 #include "symbolise/dwarf-dies.h"
+#include "symbolise/dwarf-read.h"
+#include "symbolise/line-table.h"
 #include "util/xalloc.h"
 
 struct scope {
@@ -107,7 +112,7 @@ static const Dwfl_Callbacks callbacks = {
 
 /* Opens @path's DWARF into *@dwfl; its sections to @sec. */
 static Dwarf *open_dwarf(const char *path, Dwfl **dwfl,
-			 struct die_sections *sec)
+			 struct dwarf_sections *sec)
 {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
@@ -121,23 +126,67 @@ static Dwarf *open_dwarf(const char *path, Dwfl **dwfl,
 	assert_int_equal(dwfl_report_end(*dwfl, NULL, NULL), 0);
 	dw = dwfl_module_getdwarf(mod, &bias);
 	assert_non_null(dw);
-	assert_true(die_sections_find(dw, sec));
+	assert_true(dwarf_sections_find(dw, sec));
 	return dw;
 }
 
+/* The line table of @cu read both ways: the same rows and files. */
+static size_t compare_lines(const struct dwarf_sections *sec, Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+	const char *comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir,
+							   &attr));
+	struct line_table t;
+	Dwarf_Lines *lines;
+	Dwarf_Files *files;
+	size_t nr, nfiles;
+
+	line_table_read(sec, cu, comp_dir, &t);
+	if (dwarf_getsrclines(cu, &lines, &nr)) {
+		assert_int_equal(t.nr, 0);
+		assert_int_equal(t.nr_files, 0);
+		return 0;
+	}
+	assert_int_equal(t.nr, nr);
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr addr;
+		bool end;
+		int lno;
+
+		assert_int_equal(dwarf_lineaddr(l, &addr), 0);
+		assert_int_equal(dwarf_lineno(l, &lno), 0);
+		assert_int_equal(dwarf_lineendsequence(l, &end), 0);
+		assert_int_equal(t.rows[i].addr, addr);
+		assert_int_equal(t.rows[i].line, lno);
+		assert_int_equal(line_row_ends(&t.rows[i]), end);
+		assert_string_equal(line_table_file(&t, t.rows[i].file),
+				    dwarf_linesrc(l, NULL, NULL));
+	}
+	assert_int_equal(dwarf_getsrcfiles(cu, &files, &nfiles), 0);
+	assert_int_equal(t.nr_files, nfiles);
+	for (size_t i = 0; i < nfiles; i++)
+		assert_string_equal(line_table_file(&t, i),
+				    dwarf_filesrc(files, i, NULL, NULL));
+	line_table_release(&t);
+	return nr;
+}
+
 /*
- * Every unit of @path walked both ways; returns the number of scopes
- * met, and how many of them inlined in *@inlined.
+ * Every unit of @path read both ways; returns the number of scopes met,
+ * how many of them inlined in *@inlined, and the number of line rows in
+ * *@rows.
  */
-static size_t compare_units(const char *path, size_t *inlined)
+static size_t compare_units(const char *path, size_t *inlined,
+			    size_t *rows)
 {
 	Dwarf_Off off = 0, next;
-	struct die_sections sec;
+	struct dwarf_sections sec;
 	size_t hsize, total = 0, units = 0;
 	Dwfl *dwfl;
 	Dwarf *dw = open_dwarf(path, &dwfl, &sec);
 
-	*inlined = 0;
+	*inlined = *rows = 0;
 	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
 		struct scopes ours = { 0 }, theirs = { 0 };
 		Dwarf_Die cu;
@@ -158,6 +207,7 @@ static size_t compare_units(const char *path, size_t *inlined)
 					    a->nr * sizeof(*ours.ranges));
 			*inlined += a->inlined;
 		}
+		*rows += compare_lines(&sec, &cu);
 		total += ours.nr;
 		units++;
 		release(&ours);
@@ -171,12 +221,14 @@ static size_t compare_units(const char *path, size_t *inlined)
 
 static void test_self(void **state)
 {
-	size_t inlined, n = compare_units("/proc/self/exe", &inlined);
+	size_t inlined, rows, n = compare_units("/proc/self/exe", &inlined,
+						&rows);
 
 	(void)state;
 	/* dwarf-dies.c and the rest of this binary, some of it inlined */
 	assert_true(n > 40);
 	assert_true(inlined > 10);
+	assert_true(rows > 1000);
 }
 
 static const char *real_file(const char *var, const char *fallback)
@@ -194,25 +246,27 @@ static const char *real_file(const char *var, const char *fallback)
 static void test_real_vmlinux(void **state)
 {
 	const char *path = real_file("LDT_VMLINUX", "../build/linux/vmlinux");
-	size_t inlined;
+	size_t inlined, rows;
 
 	(void)state;
 	if (!path)
 		skip();
-	assert_true(compare_units(path, &inlined) > 100000);
+	assert_true(compare_units(path, &inlined, &rows) > 100000);
 	assert_true(inlined > 100000);
+	assert_true(rows > 1000000);
 }
 
 static void test_real_module(void **state)
 {
 	const char *path = real_file("LDT_SCENARIO_KO",
 				     "../build/linux/lib/test_lockdep_scenarios.ko");
-	size_t inlined;
+	size_t inlined, rows;
 
 	(void)state;
 	if (!path)
 		skip();
-	assert_true(compare_units(path, &inlined) > 10);
+	assert_true(compare_units(path, &inlined, &rows) > 10);
+	assert_true(rows > 100);
 }
 
 /*
@@ -222,7 +276,7 @@ static void test_real_module(void **state)
  */
 static void test_truncated(void **state)
 {
-	struct die_sections sec, cut;
+	struct dwarf_sections sec, cut;
 	struct scopes whole = { 0 };
 	Dwarf_Off off = 0, next, big = 0;
 	size_t hsize, most = 0;
@@ -273,6 +327,67 @@ static void test_truncated(void **state)
 	dwfl_end(dwfl);
 }
 
+/*
+ * A line program cut short, at every 5th byte, in a buffer that ends
+ * there (ASan: not a byte read past it): no more rows than the whole,
+ * and the last of them ends a sequence (line-table.h (1)).
+ */
+static void test_lines_truncated(void **state)
+{
+	struct dwarf_sections sec, cut;
+	struct line_table whole, part;
+	Dwarf_Off off = 0, next, big = 0;
+	Dwarf_Word at = 0;
+	Dwarf_Attribute attr;
+	size_t hsize, most = 0;
+	const char *comp_dir;
+	Dwarf_Die cu;
+	Dwfl *dwfl;
+	Dwarf *dw = open_dwarf("/proc/self/exe", &dwfl, &sec);
+	uint32_t len;
+
+	(void)state;
+	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		assert_non_null(dwarf_offdie(dw, off + hsize, &cu));
+		comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir,
+						       &attr));
+		line_table_read(&sec, &cu, comp_dir, &whole);
+		if (whole.nr > most) {
+			most = whole.nr;
+			big = off;
+		}
+		line_table_release(&whole);
+		off = next;
+	}
+	assert_true(most > 100);
+	assert_int_equal(dwarf_nextcu(dw, big, &next, &hsize, NULL, NULL, NULL), 0);
+	assert_non_null(dwarf_offdie(dw, big + hsize, &cu));
+	comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &attr));
+	line_table_read(&sec, &cu, comp_dir, &whole);
+	assert_int_equal(dwarf_formudata(dwarf_attr(&cu, DW_AT_stmt_list,
+						    &attr), &at), 0);
+	memcpy(&len, sec.line + at, sizeof(len));
+	assert_true(len < 0xfffffff0u);
+	for (size_t end = at + 5; end < at + 4 + len; end += 5) {
+		unsigned char *copy = xmalloc(end);
+		uint32_t cut_len = (uint32_t)(end - at - 4);
+
+		memcpy(copy, sec.line, end);
+		memcpy(copy + at, &cut_len, sizeof(cut_len));
+		cut = sec;
+		cut.line = copy;
+		cut.line_size = end;
+		line_table_read(&cut, &cu, comp_dir, &part);
+		assert_true(part.nr <= whole.nr);
+		if (part.nr)
+			assert_true(line_row_ends(&part.rows[part.nr - 1]));
+		line_table_release(&part);
+		free(copy);
+	}
+	line_table_release(&whole);
+	dwfl_end(dwfl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_real_vmlinux),
 		cmocka_unit_test(test_real_module),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_lines_truncated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
