@@ -52,6 +52,8 @@ struct cu_span {
 struct cu_map {
 	const char *comp_dir;	/* or NULL */
 	struct line_table lines;
+	/* each file's name relative(), made when first asked for */
+	char **rel;
 	struct cu_scope *scopes;
 	size_t nr_scopes, alloc_scopes;
 	struct cu_span *spans;
@@ -162,6 +164,10 @@ static struct cu_map *build_map(struct sym_binary *b, Dwarf_Die *cudie)
 
 static void free_map(struct cu_map *m)
 {
+	if (m->rel)
+		for (size_t i = 0; i < m->lines.nr_files; i++)
+			free(m->rel[i]);
+	free(m->rel);
 	line_table_release(&m->lines);
 	free(m->scopes);
 	free(m->spans);
@@ -218,8 +224,6 @@ static char *relative(const struct cu_map *m, const char *path)
 	size_t n = m->comp_dir ? strlen(m->comp_dir) : 0;
 	char *rel, *w;
 
-	if (!path)
-		return NULL;
 	if (n && !strncmp(path, m->comp_dir, n) && path[n] == '/')
 		path += n + 1;
 	while (path[0] == '.' && path[1] == '/')
@@ -230,6 +234,18 @@ static char *relative(const struct cu_map *m, const char *path)
 			*w++ = *r;
 	*w = '\0';
 	return rel;
+}
+
+/* File number @i of the unit, relative(), allocated; NULL if none. */
+static char *unit_file(struct cu_map *m, uint64_t i)
+{
+	if (i >= m->lines.nr_files)
+		return NULL;
+	if (!m->rel)
+		m->rel = xcalloc(m->lines.nr_files, sizeof(*m->rel));
+	if (!m->rel[i])
+		m->rel[i] = relative(m, line_table_file(&m->lines, i));
+	return xstrdup(m->rel[i]);
 }
 
 static int innermost_scope(const struct cu_map *m, unsigned long long pc)
@@ -254,7 +270,7 @@ static char *call_file(struct cu_map *m, Dwarf_Die *die)
 
 	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &idx))
 		return NULL;
-	return relative(m, line_table_file(&m->lines, idx));
+	return unit_file(m, idx);
 }
 
 static unsigned int call_line(Dwarf_Die *die)
@@ -304,7 +320,7 @@ bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 	pc -= bias;
 	line = line_table_find(&m->lines, pc);
 	if (line) {
-		file = relative(m, line_table_file(&m->lines, line->file));
+		file = unit_file(m, line->file);
 		lineno = (unsigned int)line->line;
 	}
 	sym_frame_clear_source(f);
