@@ -33,6 +33,7 @@ struct unit {
 
 struct attr_spec {
 	uint64_t name, form;
+	int64_t implicit;	/* DW_FORM_implicit_const's value */
 };
 
 struct abbrev {
@@ -76,7 +77,7 @@ static bool read_abbrevs(struct walk *w, uint64_t off)
 		a.tag = dwarf_get_uleb(&c);
 		a.children = dwarf_get_u(&c, 1) == DW_CHILDREN_yes;
 		for (;;) {
-			struct attr_spec sp;
+			struct attr_spec sp = { 0 };
 			long n;
 
 			sp.name = dwarf_get_uleb(&c);
@@ -84,7 +85,7 @@ static bool read_abbrevs(struct walk *w, uint64_t off)
 			if (c.bad || (!sp.name && !sp.form))
 				break;
 			if (sp.form == DW_FORM_implicit_const)
-				dwarf_get_uleb(&c);	/* its value, not needed */
+				sp.implicit = dwarf_get_sleb(&c);
 			n = dwarf_fixed_len(&w->u.sz, sp.form);
 			at = at >= 0 && n >= 0 ? at + n : -1;
 			ALLOC_GROW(w->attrs, w->nr_attrs + 1, w->alloc_attrs);
@@ -135,6 +136,9 @@ struct die_attrs {
 	uint64_t low_form, high_form;		/* 0: none */
 	bool ranges;				/* has DW_AT_ranges */
 	uint64_t sibling;			/* unit-relative, 0: none */
+	/* DW_AT_call_file and DW_AT_call_line: their specs and values */
+	const struct attr_spec *call_file, *call_line;
+	const unsigned char *call_file_at, *call_line_at;
 };
 
 /* A reference of @form (unit-relative) at @c; false for another form. */
@@ -188,6 +192,18 @@ static bool read_attrs(const struct walk *w, const struct abbrev *a,
 		case DW_AT_ranges:
 			d->ranges = true;
 			break;
+		case DW_AT_call_file:
+			if (!d->call_file) {
+				d->call_file = sp;
+				d->call_file_at = c->p;
+			}
+			break;
+		case DW_AT_call_line:
+			if (!d->call_line) {
+				d->call_line = sp;
+				d->call_line_at = c->p;
+			}
+			break;
 		case DW_AT_sibling:
 			if (!d->sibling && get_ref(c, sp->form, &d->sibling))
 				continue;
@@ -199,6 +215,39 @@ static bool read_attrs(const struct walk *w, const struct abbrev *a,
 			return false;
 	}
 	return !c->bad;
+}
+
+/*
+ * The constant of @sp at @at, as dwarf_formudata() reads a DW_AT_call_*
+ * attribute; false when @sp is NULL or not of a constant form.
+ */
+static bool constant(const struct walk *w, const struct attr_spec *sp,
+		     const unsigned char *at, uint64_t *v)
+{
+	struct dwarf_cursor c = { at, w->end, w->u.sec->swap, false };
+
+	if (!sp)
+		return false;
+	switch (sp->form) {
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+		*v = dwarf_get_u(&c, (size_t)dwarf_fixed_len(&w->u.sz, sp->form));
+		break;
+	case DW_FORM_udata:
+		*v = dwarf_get_uleb(&c);
+		break;
+	case DW_FORM_sdata:
+		*v = (uint64_t)dwarf_get_sleb(&c);
+		break;
+	case DW_FORM_implicit_const:
+		*v = (uint64_t)sp->implicit;
+		break;
+	default:
+		return false;
+	}
+	return !c.bad;
 }
 
 /*
@@ -342,6 +391,7 @@ static void walk_dies(struct walk *w, Dwarf *dw, struct dwarf_cursor *c,
 		int parent = w->stack[w->depth - 1], id;
 		const struct abbrev *a;
 		struct die_attrs d;
+		struct die_scope s;
 		uint64_t code = dwarf_get_uleb(c);
 
 		if (c->bad)
@@ -359,9 +409,19 @@ static void walk_dies(struct walk *w, Dwarf *dw, struct dwarf_cursor *c,
 			if (!read_attrs(w, a, c, &d) ||
 			    !scope_ranges(w, dw, &d, (Dwarf_Off)(die - info)))
 				return;
-			id = fn(data, (Dwarf_Off)(die - info),
-				a->tag == DW_TAG_inlined_subroutine, parent,
-				w->ranges, w->nr_ranges);
+			s = (struct die_scope){
+				.die = (Dwarf_Off)(die - info),
+				.inlined = a->tag == DW_TAG_inlined_subroutine,
+				.r = w->ranges,
+				.nr = w->nr_ranges,
+			};
+			s.has_call_file = constant(w, d.call_file,
+						   d.call_file_at,
+						   &s.call_file);
+			s.has_call_line = constant(w, d.call_line,
+						   d.call_line_at,
+						   &s.call_line);
+			id = fn(data, &s, parent);
 			if (a->children && id >= 0)
 				push(w, id);
 			else if (a->children &&

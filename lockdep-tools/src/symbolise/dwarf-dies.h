@@ -24,6 +24,7 @@
 #include <elfutils/libdw.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct dwarf_sections;
 
@@ -31,14 +32,25 @@ struct die_range {
 	unsigned long long lo, hi;	/* [lo, hi), possibly empty */
 };
 
+/* A DW_TAG_subprogram, or a DW_TAG_inlined_subroutine when inlined. */
+struct die_scope {
+	Dwarf_Off die;		/* its .debug_info offset */
+	bool inlined;
+	const struct die_range *r;	/* its code ranges, as dwarf_ranges() */
+	size_t nr;
+	/*
+	 * DW_AT_call_file and DW_AT_call_line as dwarf_formudata() reads
+	 * them; has_* false when missing or not a constant
+	 */
+	bool has_call_file, has_call_line;
+	uint64_t call_file, call_line;
+};
+
 /*
- * A DW_TAG_subprogram, or a DW_TAG_inlined_subroutine when @inlined, at
- * .debug_info offset @die, inside scope @parent (-1: the unit itself),
- * with its @nr code ranges @r (as dwarf_ranges() gives them). Returns the
- * scope's id, or -1 when it is none: nothing below it is walked.
+ * Scope @s inside scope @parent (-1: the unit itself): returns its id,
+ * or -1 when it is none (then nothing below it is walked).
  */
-typedef int die_scope_fn(void *data, Dwarf_Off die, bool inlined, int parent,
-			 const struct die_range *r, size_t nr);
+typedef int die_scope_fn(void *data, const struct die_scope *s, int parent);
 
 /*
  * Calls @fn for each subprogram and inlined subroutine of the unit of

@@ -37,6 +37,8 @@ struct cu_scope {
 	Dwarf_Off die;
 	int parent;
 	bool inlined;
+	bool has_call_file, has_call_line;
+	uint64_t call_file, call_line;
 };
 
 struct cu_piece {
@@ -66,27 +68,32 @@ struct cu_build {
 	size_t nr_pieces, alloc_pieces;
 };
 
-/* die_scope_fn: @die a scope if it has code (its index), else -1 */
-static int add_scope(void *data, Dwarf_Off die, bool inlined, int parent,
-		     const struct die_range *r, size_t nr)
+/* die_scope_fn: @s a scope if it has code (its index), else -1 */
+static int add_scope(void *data, const struct die_scope *s, int parent)
 {
 	struct cu_build *cb = data;
 	struct cu_map *m = cb->map;
 	int id = -1;
 
-	for (size_t i = 0; i < nr; i++) {
-		if (r[i].lo >= r[i].hi)
+	for (size_t i = 0; i < s->nr; i++) {
+		if (s->r[i].lo >= s->r[i].hi)
 			continue;
 		if (id < 0) {
 			ALLOC_GROW(m->scopes, m->nr_scopes + 1, m->alloc_scopes);
 			id = (int)m->nr_scopes++;
-			m->scopes[id].die = die;
-			m->scopes[id].parent = parent;
-			m->scopes[id].inlined = inlined;
+			m->scopes[id] = (struct cu_scope){
+				.die = s->die,
+				.parent = parent,
+				.inlined = s->inlined,
+				.has_call_file = s->has_call_file,
+				.has_call_line = s->has_call_line,
+				.call_file = s->call_file,
+				.call_line = s->call_line,
+			};
 		}
 		ALLOC_GROW(cb->pieces, cb->nr_pieces + 1, cb->alloc_pieces);
 		cb->pieces[cb->nr_pieces++] =
-			(struct cu_piece){ r[i].lo, r[i].hi, id };
+			(struct cu_piece){ s->r[i].lo, s->r[i].hi, id };
 	}
 	return id;
 }
@@ -263,26 +270,6 @@ static int innermost_scope(const struct cu_map *m, unsigned long long pc)
 	return lo ? m->spans[lo - 1].scope : -1;
 }
 
-static char *call_file(struct cu_map *m, Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Word idx;
-
-	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &idx))
-		return NULL;
-	return unit_file(m, idx);
-}
-
-static unsigned int call_line(Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Word line;
-
-	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &line))
-		return 0;
-	return (unsigned int)line;
-}
-
 void sym_frame_clear_source(struct ldr_frame *f)
 {
 	for (size_t i = 0; i < f->nr_inl; i++) {
@@ -326,18 +313,22 @@ bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 	sym_frame_clear_source(f);
 	for (s = innermost_scope(m, pc); s >= 0 && m->scopes[s].inlined;
 	     s = m->scopes[s].parent) {
+		const struct cu_scope *sc = &m->scopes[s];
 		Dwarf_Die die;
 		const char *name = NULL;
 
-		if (dwarf_offdie(b->dwarf, m->scopes[s].die, &die))
+		if (dwarf_offdie(b->dwarf, sc->die, &die))
 			name = dwarf_diename(&die);
 		ALLOC_GROW(f->inl, f->nr_inl + 1, alloc);
 		f->inl[f->nr_inl].func = xstrdup(name ? name : "??");
 		f->inl[f->nr_inl].file = file;
 		f->inl[f->nr_inl].line = lineno;
 		f->nr_inl++;
-		file = name ? call_file(m, &die) : NULL;
-		lineno = name ? call_line(&die) : 0;
+		/* the call site, where a name was found */
+		file = name && sc->has_call_file ?
+			unit_file(m, sc->call_file) : NULL;
+		lineno = name && sc->has_call_line ?
+			(unsigned int)sc->call_line : 0;
 	}
 	f->file = file;
 	f->line = lineno;

@@ -2,7 +2,7 @@
 /*
  * The DWARF read without libdw against libdw, every unit of a binary
  * read both ways: dwarf-dies.c's walk (the scopes met: DIE offset,
- * inlined or not, parent, code ranges, one by one) and line-table.c's
+ * inlined or not, parent, code ranges, call site, one by one) and line-table.c's
  * table (each row's address, line, file name and end of sequence, as
  * dwarf_getsrclines() sorts them; every file name, as dwarf_filesrc()
  * gives them). The binaries: this test itself (gcc -g -O2, inlined
@@ -29,10 +29,9 @@
 #include "util/xalloc.h"
 
 struct scope {
-	Dwarf_Off die;
-	bool inlined;
+	struct die_scope s;	/* s.r not kept */
 	int parent;
-	size_t first, nr;	/* into scopes.ranges */
+	size_t first;		/* s.nr ranges, into scopes.ranges */
 };
 
 struct scopes {
@@ -43,23 +42,35 @@ struct scopes {
 };
 
 /* die_scope_fn: a scope when it has a non-empty range, as dwarf-lines.c */
-static int record(void *data, Dwarf_Off die, bool inlined, int parent,
-		  const struct die_range *r, size_t nr)
+static int record(void *data, const struct die_scope *sc, int parent)
 {
 	struct scopes *s = data;
 	bool code = false;
 
-	for (size_t i = 0; i < nr; i++)
-		code |= r[i].lo < r[i].hi;
+	for (size_t i = 0; i < sc->nr; i++)
+		code |= sc->r[i].lo < sc->r[i].hi;
 	if (!code)
 		return -1;
 	ALLOC_GROW(s->v, s->nr + 1, s->alloc);
-	s->v[s->nr] = (struct scope){ die, inlined, parent, s->nr_ranges, nr };
-	for (size_t i = 0; i < nr; i++) {
+	s->v[s->nr] = (struct scope){ *sc, parent, s->nr_ranges };
+	s->v[s->nr].s.r = NULL;
+	for (size_t i = 0; i < sc->nr; i++) {
 		ALLOC_GROW(s->ranges, s->nr_ranges + 1, s->alloc_ranges);
-		s->ranges[s->nr_ranges++] = r[i];
+		s->ranges[s->nr_ranges++] = sc->r[i];
 	}
 	return (int)s->nr++;
+}
+
+/* @die's @name as dwarf_formudata() reads it into *@v; false if it cannot */
+static bool udata(Dwarf_Die *die, int name, uint64_t *v)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word w;
+
+	if (dwarf_formudata(dwarf_attr(die, name, &attr), &w))
+		return false;
+	*v = w;
+	return true;
 }
 
 /* The walk as libdw's calls make it: the oracle. */
@@ -71,6 +82,7 @@ static void libdw_walk(struct scopes *s, Dwarf_Die *parent, int scope)
 		return;
 	do {
 		int tag = dwarf_tag(&child), id;
+		struct die_scope sc;
 		struct die_range r[64];
 		Dwarf_Addr base, lo, hi;
 		ptrdiff_t at = 0;
@@ -83,9 +95,17 @@ static void libdw_walk(struct scopes *s, Dwarf_Die *parent, int scope)
 				assert_true(nr < 64);
 				r[nr++] = (struct die_range){ lo, hi };
 			}
-			id = record(s, dwarf_dieoffset(&child),
-				    tag == DW_TAG_inlined_subroutine, scope, r,
-				    nr);
+			sc = (struct die_scope){
+				.die = dwarf_dieoffset(&child),
+				.inlined = tag == DW_TAG_inlined_subroutine,
+				.r = r,
+				.nr = nr,
+			};
+			sc.has_call_file = udata(&child, DW_AT_call_file,
+						 &sc.call_file);
+			sc.has_call_line = udata(&child, DW_AT_call_line,
+						 &sc.call_line);
+			id = record(s, &sc, scope);
 			if (id >= 0 && dwarf_haschildren(&child))
 				libdw_walk(s, &child, id);
 			break;
@@ -198,14 +218,20 @@ static size_t compare_units(const char *path, size_t *inlined,
 		for (size_t i = 0; i < ours.nr; i++) {
 			const struct scope *a = &ours.v[i], *b = &theirs.v[i];
 
-			assert_int_equal(a->die, b->die);
-			assert_int_equal(a->inlined, b->inlined);
+			assert_int_equal(a->s.die, b->s.die);
+			assert_int_equal(a->s.inlined, b->s.inlined);
 			assert_int_equal(a->parent, b->parent);
-			assert_int_equal(a->nr, b->nr);
+			assert_int_equal(a->s.nr, b->s.nr);
 			assert_memory_equal(&ours.ranges[a->first],
 					    &theirs.ranges[b->first],
-					    a->nr * sizeof(*ours.ranges));
-			*inlined += a->inlined;
+					    a->s.nr * sizeof(*ours.ranges));
+			assert_int_equal(a->s.has_call_file, b->s.has_call_file);
+			assert_int_equal(a->s.has_call_line, b->s.has_call_line);
+			if (a->s.has_call_file)
+				assert_int_equal(a->s.call_file, b->s.call_file);
+			if (a->s.has_call_line)
+				assert_int_equal(a->s.call_line, b->s.call_line);
+			*inlined += a->s.inlined;
 		}
 		*rows += compare_lines(&sec, &cu);
 		total += ours.nr;
@@ -316,9 +342,9 @@ static void test_truncated(void **state)
 		die_walk_scopes(dw, &cut, &cu, record, &part);
 		assert_true(part.nr <= whole.nr);
 		for (size_t i = 0; i < part.nr; i++) {
-			assert_int_equal(part.v[i].die, whole.v[i].die);
+			assert_int_equal(part.v[i].s.die, whole.v[i].s.die);
 			assert_int_equal(part.v[i].parent, whole.v[i].parent);
-			assert_true(part.v[i].die < end);
+			assert_true(part.v[i].s.die < end);
 		}
 		release(&part);
 		free(copy);
