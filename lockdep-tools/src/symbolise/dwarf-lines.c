@@ -39,6 +39,9 @@ struct cu_scope {
 	bool inlined;
 	bool has_call_file, has_call_line;
 	uint64_t call_file, call_line;
+	/* its name (dwarf_diename()), once asked for; looked_up: asked */
+	const char *name;
+	bool looked_up;
 };
 
 struct cu_piece {
@@ -270,6 +273,17 @@ static int innermost_scope(const struct cu_map *m, unsigned long long pc)
 	return lo ? m->spans[lo - 1].scope : -1;
 }
 
+/* The name of scope @sc, looked up once (NULL: none). */
+static const char *scope_name(struct sym_binary *b, struct cu_scope *sc)
+{
+	Dwarf_Die die;
+
+	if (!sc->looked_up && dwarf_offdie(b->dwarf, sc->die, &die))
+		sc->name = dwarf_diename(&die);
+	sc->looked_up = true;
+	return sc->name;
+}
+
 void sym_frame_clear_source(struct ldr_frame *f)
 {
 	for (size_t i = 0; i < f->nr_inl; i++) {
@@ -313,12 +327,9 @@ bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 	sym_frame_clear_source(f);
 	for (s = innermost_scope(m, pc); s >= 0 && m->scopes[s].inlined;
 	     s = m->scopes[s].parent) {
-		const struct cu_scope *sc = &m->scopes[s];
-		Dwarf_Die die;
-		const char *name = NULL;
+		struct cu_scope *sc = &m->scopes[s];
+		const char *name = scope_name(b, sc);
 
-		if (dwarf_offdie(b->dwarf, sc->die, &die))
-			name = dwarf_diename(&die);
 		ALLOC_GROW(f->inl, f->nr_inl + 1, alloc);
 		f->inl[f->nr_inl].func = xstrdup(name ? name : "??");
 		f->inl[f->nr_inl].file = file;
