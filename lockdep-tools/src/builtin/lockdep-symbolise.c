@@ -242,7 +242,8 @@ int main(int argc, char **argv)
 	};
 	struct symbolise_opts so = { 0 };
 	struct sym_args sa = { 0 };
-	struct sym_cli c = { 0 };
+	/* answers printed and dropped batch by batch: borrowed */
+	struct sym_cli c = { .flags = SYMBOLISE_BORROW };
 	struct batch b = { 0 };
 	const struct symbolise_stats *st;
 	int ch, ret = EXIT_OK;

@@ -246,8 +246,8 @@ static char *relative(const struct cu_map *m, const char *path)
 	return rel;
 }
 
-/* File number @i of the unit, relative(), allocated; NULL if none. */
-static char *unit_file(struct cu_map *m, uint64_t i)
+/* File number @i of the unit, relative(); NULL if none. */
+static const char *unit_file(struct cu_map *m, uint64_t i)
 {
 	if (i >= m->lines.nr_files)
 		return NULL;
@@ -255,7 +255,7 @@ static char *unit_file(struct cu_map *m, uint64_t i)
 		m->rel = xcalloc(m->lines.nr_files, sizeof(*m->rel));
 	if (!m->rel[i])
 		m->rel[i] = relative(m, line_table_file(&m->lines, i));
-	return xstrdup(m->rel[i]);
+	return m->rel[i];
 }
 
 static int innermost_scope(const struct cu_map *m, unsigned long long pc)
@@ -284,34 +284,36 @@ static const char *scope_name(struct sym_binary *b, struct cu_scope *sc)
 	return sc->name;
 }
 
-void sym_frame_clear_source(struct ldr_frame *f)
+void sym_frame_clear_source(struct ldr_frame *f, bool borrow)
 {
-	for (size_t i = 0; i < f->nr_inl; i++) {
+	for (size_t i = 0; i < f->nr_inl && !f->source_borrowed; i++) {
 		free(f->inl[i].func);
 		free(f->inl[i].file);
 	}
 	free(f->inl);
-	free(f->file);
+	if (!f->source_borrowed)
+		free(f->file);
 	f->inl = NULL;
 	f->nr_inl = 0;
 	f->file = NULL;
 	f->line = 0;
+	f->source_borrowed = borrow;
 }
 
 bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
-		       struct ldr_frame *f)
+		       struct ldr_frame *f, bool borrow)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cudie;
 	const struct line_row *line;
 	struct cu_map *m;
-	char *file = NULL;
+	const char *file = NULL;
 	unsigned int lineno = 0;
 	size_t alloc = 0;
 	int s;
 
 	if (b->index)
-		return sym_index_source(b->index, pc, f);
+		return sym_index_source(b->index, pc, f, borrow);
 	if (!b->dwarf)
 		return false;
 	cudie = dwfl_module_addrdie(b->mod, pc, &bias);
@@ -324,15 +326,16 @@ bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 		file = unit_file(m, line->file);
 		lineno = (unsigned int)line->line;
 	}
-	sym_frame_clear_source(f);
+	sym_frame_clear_source(f, borrow);
 	for (s = innermost_scope(m, pc); s >= 0 && m->scopes[s].inlined;
 	     s = m->scopes[s].parent) {
 		struct cu_scope *sc = &m->scopes[s];
 		const char *name = scope_name(b, sc);
 
 		ALLOC_GROW(f->inl, f->nr_inl + 1, alloc);
-		f->inl[f->nr_inl].func = xstrdup(name ? name : "??");
-		f->inl[f->nr_inl].file = file;
+		f->inl[f->nr_inl].func = sym_answer_string(borrow,
+							   name ? name : "??");
+		f->inl[f->nr_inl].file = sym_answer_string(borrow, file);
 		f->inl[f->nr_inl].line = lineno;
 		f->nr_inl++;
 		/* the call site, where a name was found */
@@ -341,7 +344,7 @@ bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 		lineno = name && sc->has_call_line ?
 			(unsigned int)sc->call_line : 0;
 	}
-	f->file = file;
+	f->file = sym_answer_string(borrow, file);
 	f->line = lineno;
 	return file != NULL;
 }
@@ -354,7 +357,8 @@ size_t sym_binary_sources(struct sym_lookup *v, size_t nr)
 		struct sym_binary *b = v[i].bin;
 
 		if (!b->index) {
-			with_line += sym_binary_source(b, v[i].pc, v[i].f);
+			with_line += sym_binary_source(b, v[i].pc, v[i].f,
+						       v[i].borrow);
 			i++;
 			continue;
 		}

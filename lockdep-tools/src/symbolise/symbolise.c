@@ -571,6 +571,7 @@ found:
 	l->bin = b;
 	l->pc = addr;
 	l->f = f;
+	l->borrow = flags & SYMBOLISE_BORROW;
 	return true;
 }
 
@@ -601,7 +602,8 @@ static void *look_up(void *data)
 		return NULL;
 	}
 	for (size_t i = 0; i < l->nr; i++)
-		if (sym_binary_source(l->bin, l->v[i].pc, l->v[i].f))
+		if (sym_binary_source(l->bin, l->v[i].pc, l->v[i].f,
+				      l->v[i].borrow))
 			l->with_line++;
 	return NULL;
 }
