@@ -22,6 +22,10 @@
 # exit 1. Full outputs in $BUILD/logs/bench-symbolise/.
 #
 # BENCH_SMALL=1: N=2000 (seconds), the same runs and checks.
+# ICOUNT=1: also the instructions each tool executes (valgrind
+# --tool=callgrind, one run each: --no-cache, warm, the peers), with the
+# ratios peer/ours: the measure a loaded machine does not move. Slow: the
+# peers take minutes under valgrind at N=100000.
 #
 # Known differences (6.1 vmlinux, DWARF 5, gcc 12, binutils 2.40, LLVM 14):
 #  - several symbols at one address (functions merged by identical code
@@ -33,7 +37,8 @@
 #  - code with a line table row of line 0: ours prints ??:0.
 #
 # Environment: BUILD (default build/), BIN (default $BUILD/bin),
-# VMLINUX (default $BUILD/linux/vmlinux), N, SEED, AGREE, RUNS, BENCH_SMALL.
+# VMLINUX (default $BUILD/linux/vmlinux), N, SEED, AGREE, RUNS, BENCH_SMALL,
+# ICOUNT.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -215,4 +220,29 @@ awk -v i="$idx" -v d="$dwarf" -v b="$build_s" 'BEGIN {
 	printf "  index: %.1f MB for %.1f MB of DWARF (%.3f MB per MB), built in the background in %s s\n",
 		i / 1048576, d / 1048576, d ? i / d : 0, b }'
 echo "  differences: $LOG/diff-*.txt (ours|peer, one address per line)"
+
+# icount NAME CMD...: the instructions CMD executes on the addresses
+icount() {
+	local name=$1
+	shift
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" \
+		<"$LOG/addrs" >/dev/null 2>"$LOG/$name.icount" || true
+	sed -n 's/.*Collected : //p' "$LOG/$name.icount"
+}
+if [ "${ICOUNT:-}" = 1 ]; then
+	command -v valgrind >/dev/null || die "valgrind missing (apt-get install valgrind)"
+	ic_cold=$(icount nocache "${ours[@]}" --no-cache)
+	ic_warm=$(icount warm "${ours[@]}" --cache="$CACHE")
+	line="  instructions: ours --no-cache $ic_cold, warm $ic_warm"
+	for p in $peers; do
+		if [ "$p" = llvm ]; then
+			ic=$(icount llvm "$LLVM_SYMBOLIZER" --obj="$VMLINUX" --inlining)
+		else
+			ic=$(icount addr2line addr2line -afi -e "$VMLINUX")
+		fi
+		line="$line; $p $ic ($(awk -v p="$ic" -v c="$ic_cold" -v w="$ic_warm" \
+			'BEGIN { printf "%.1fx cold, %.1fx warm", p / c, p / w }'))"
+	done
+	echo "$line"
+fi
 [ "$failed" = 0 ] || exit 1
