@@ -34,6 +34,7 @@ struct unit {
 struct attr_spec {
 	uint64_t name, form;
 	int64_t implicit;	/* DW_FORM_implicit_const's value */
+	long len;		/* of its value, -1 if not fixed */
 };
 
 struct abbrev {
@@ -41,6 +42,12 @@ struct abbrev {
 	bool children;
 	size_t first, nr;	/* into walk.attrs */
 	long size;		/* of all attributes, -1 if not fixed */
+	/*
+	 * where its first DW_AT_sibling's value is, when that is a
+	 * reference after attributes of fixed sizes; else -1
+	 */
+	long sibling_at;
+	uint64_t sibling_form;
 };
 
 struct walk {
@@ -68,8 +75,9 @@ static bool read_abbrevs(struct walk *w, uint64_t off)
 
 	dwarf_skip(&c, off);
 	for (;;) {
-		struct abbrev a = { .first = w->nr_attrs };
+		struct abbrev a = { .first = w->nr_attrs, .sibling_at = -1 };
 		long at = 0;
+		bool sibling = false;
 
 		a.code = dwarf_get_uleb(&c);
 		if (!a.code || c.bad)
@@ -86,7 +94,15 @@ static bool read_abbrevs(struct walk *w, uint64_t off)
 				break;
 			if (sp.form == DW_FORM_implicit_const)
 				sp.implicit = dwarf_get_sleb(&c);
-			n = dwarf_fixed_len(&w->u.sz, sp.form);
+			n = sp.len = dwarf_fixed_len(&w->u.sz, sp.form);
+			if (sp.name == DW_AT_sibling && !sibling) {
+				sibling = true;
+				if (at >= 0 && sp.form >= DW_FORM_ref1 &&
+				    sp.form <= DW_FORM_ref_udata) {
+					a.sibling_at = at;
+					a.sibling_form = sp.form;
+				}
+			}
 			at = at >= 0 && n >= 0 ? at + n : -1;
 			ALLOC_GROW(w->attrs, w->nr_attrs + 1, w->alloc_attrs);
 			w->attrs[w->nr_attrs++] = sp;
@@ -116,6 +132,17 @@ static const struct abbrev *abbrev_of(const struct walk *w, uint64_t code)
 	return &w->abbrevs[w->by_code[code] - 1];
 }
 
+/* Skips the value of @sp at @c. */
+static bool skip_attr(const struct walk *w, const struct attr_spec *sp,
+		      struct dwarf_cursor *c)
+{
+	if (sp->len >= 0) {
+		dwarf_skip(c, (uint64_t)sp->len);
+		return !c->bad;
+	}
+	return dwarf_skip_value(&w->u.sz, c, sp->form);
+}
+
 /* Skips the attributes of a DIE of @a at @c. */
 static bool skip_attrs(const struct walk *w, const struct abbrev *a,
 		       struct dwarf_cursor *c)
@@ -125,7 +152,7 @@ static bool skip_attrs(const struct walk *w, const struct abbrev *a,
 		return !c->bad;
 	}
 	for (size_t i = 0; i < a->nr; i++)
-		if (!dwarf_skip_value(&w->u.sz, c, w->attrs[a->first + i].form))
+		if (!skip_attr(w, &w->attrs[a->first + i], c))
 			return false;
 	return true;
 }
@@ -211,10 +238,39 @@ static bool read_attrs(const struct walk *w, const struct abbrev *a,
 		default:
 			break;
 		}
-		if (!dwarf_skip_value(&w->u.sz, c, sp->form))
+		if (!skip_attr(w, sp, c))
 			return false;
 	}
 	return !c->bad;
+}
+
+/*
+ * Skips the attributes of a DIE of @a at @c, its DW_AT_sibling to
+ * *@sibling (0: none): read where it lies when the sizes before it are
+ * fixed, else with the rest.
+ */
+static bool sibling_of(const struct walk *w, const struct abbrev *a,
+		       struct dwarf_cursor *c, uint64_t *sibling)
+{
+	struct die_attrs d;
+
+	if (a->size >= 0) {
+		struct dwarf_cursor v = *c;
+
+		*sibling = 0;
+		if (a->sibling_at >= 0) {
+			dwarf_skip(&v, (uint64_t)a->sibling_at);
+			get_ref(&v, a->sibling_form, sibling);
+			if (v.bad)
+				*sibling = 0;
+		}
+		dwarf_skip(c, (uint64_t)a->size);
+		return !c->bad;
+	}
+	if (!read_attrs(w, a, c, &d))
+		return false;
+	*sibling = d.sibling;
+	return true;
 }
 
 /*
@@ -262,7 +318,6 @@ static bool skip_children(const struct walk *w, struct dwarf_cursor *c,
 
 	for (;;) {
 		const struct abbrev *a;
-		struct die_attrs d;
 		uint64_t code;
 
 		if (sibling > (uint64_t)(die - w->u.start) &&
@@ -282,13 +337,17 @@ static bool skip_children(const struct walk *w, struct dwarf_cursor *c,
 			level--;
 		}
 		a = abbrev_of(w, code);
-		if (!a || !read_attrs(w, a, c, &d))
+		if (!a)
 			return false;
-		sibling = d.sibling;
-		if (a->children)
-			level++;
-		else
+		if (!a->children) {
 			sibling = 0;
+			if (!skip_attrs(w, a, c))
+				return false;
+			continue;
+		}
+		if (!sibling_of(w, a, c, &sibling))
+			return false;
+		level++;
 	}
 }
 
@@ -392,7 +451,7 @@ static void walk_dies(struct walk *w, Dwarf *dw, struct dwarf_cursor *c,
 		const struct abbrev *a;
 		struct die_attrs d;
 		struct die_scope s;
-		uint64_t code = dwarf_get_uleb(c);
+		uint64_t sibling, code = dwarf_get_uleb(c);
 
 		if (c->bad)
 			return;
@@ -438,8 +497,8 @@ static void walk_dies(struct walk *w, Dwarf *dw, struct dwarf_cursor *c,
 			if (!a->children) {
 				if (!skip_attrs(w, a, c))
 					return;
-			} else if (!read_attrs(w, a, c, &d) ||
-				   !skip_children(w, c, die, d.sibling)) {
+			} else if (!sibling_of(w, a, c, &sibling) ||
+				   !skip_children(w, c, die, sibling)) {
 				return;
 			}
 		}
