@@ -63,6 +63,7 @@ struct walk {
 	size_t depth, alloc_stack;
 	struct die_range *ranges;
 	size_t nr_ranges, alloc_ranges;
+	uint64_t base;		/* the unit's base address, as libdw's */
 };
 
 /* The unit's abbreviations at @off in .debug_abbrev; false if unreadable. */
@@ -161,7 +162,8 @@ static bool skip_attrs(const struct walk *w, const struct abbrev *a,
 struct die_attrs {
 	const unsigned char *low, *high;	/* their values, if any */
 	uint64_t low_form, high_form;		/* 0: none */
-	bool ranges;				/* has DW_AT_ranges */
+	const unsigned char *ranges;		/* DW_AT_ranges' value */
+	uint64_t ranges_form;
 	uint64_t sibling;			/* unit-relative, 0: none */
 	/* DW_AT_call_file and DW_AT_call_line: their specs and values */
 	const struct attr_spec *call_file, *call_line;
@@ -217,7 +219,10 @@ static bool read_attrs(const struct walk *w, const struct abbrev *a,
 			}
 			break;
 		case DW_AT_ranges:
-			d->ranges = true;
+			if (!d->ranges_form) {
+				d->ranges = c->p;
+				d->ranges_form = sp->form;
+			}
 			break;
 		case DW_AT_call_file:
 			if (!d->call_file) {
@@ -358,6 +363,78 @@ static void add_range(struct walk *w, uint64_t lo, uint64_t hi)
 }
 
 /*
+ * The range list at @off (DW_AT_ranges as a section offset) into
+ * w->ranges, read as dwarf_ranges() reads it: .debug_ranges pairs in
+ * DWARF 2 to 4, .debug_rnglists entries in DWARF 5. A list that stops
+ * making sense ends there. False, with nothing read, for a list with
+ * entries that index .debug_addr: libdw's to read.
+ */
+static bool read_ranges(struct walk *w, uint64_t off)
+{
+	const struct dwarf_sections *s = w->u.sec;
+	bool v5 = w->u.sz.version >= 5;
+	const unsigned char *sec = v5 ? s->rnglists : s->ranges;
+	size_t size = v5 ? s->rnglists_size : s->ranges_size, n0 = w->nr_ranges;
+	size_t width = w->u.sz.addr_size;
+	uint64_t base = w->base, b, e;
+	struct dwarf_cursor c = { sec, sec + size, s->swap, !sec || off >= size };
+
+	dwarf_skip(&c, off);
+	while (dwarf_need(&c, v5 ? 1 : 2 * width)) {
+		if (!v5) {
+			uint64_t escape = width == 8 ? UINT64_MAX : UINT32_MAX;
+
+			b = dwarf_get_u(&c, width);
+			e = dwarf_get_u(&c, width);
+			if (b == escape && e == escape)
+				break;
+			if (b == escape)
+				base = e;
+			else if (!b && !e)
+				break;
+			else
+				add_range(w, b + base, e + base);
+			continue;
+		}
+		switch (dwarf_get_u(&c, 1)) {
+		case DW_RLE_offset_pair:
+			dwarf_need(&c, 1);
+			b = dwarf_get_uleb(&c);
+			dwarf_need(&c, 1);
+			e = dwarf_get_uleb(&c);
+			if (!c.bad)
+				add_range(w, b + base, e + base);
+			break;
+		case DW_RLE_base_address:
+			base = dwarf_get_u(&c, width);
+			break;
+		case DW_RLE_start_end:
+			dwarf_need(&c, 2 * width);
+			b = dwarf_get_u(&c, width);
+			e = dwarf_get_u(&c, width);
+			if (!c.bad)
+				add_range(w, b, e);
+			break;
+		case DW_RLE_start_length:
+			b = dwarf_get_u(&c, width);
+			dwarf_need(&c, 1);
+			e = dwarf_get_uleb(&c);
+			if (!c.bad)
+				add_range(w, b, b + e);
+			break;
+		case DW_RLE_base_addressx:
+		case DW_RLE_startx_endx:
+		case DW_RLE_startx_length:
+			w->nr_ranges = n0;
+			return false;
+		default:	/* DW_RLE_end_of_list, or no entry */
+			return true;
+		}
+	}
+	return true;
+}
+
+/*
  * The code ranges of the scope at .debug_info offset @off into
  * w->ranges: read here in the common encoding, else by dwarf_ranges().
  */
@@ -385,7 +462,20 @@ static bool scope_ranges(struct walk *w, Dwarf *dw, const struct die_attrs *d,
 		add_range(w, lo, hi);
 		return !v.bad;
 	}
-	if (d->low_form || d->high_form || d->ranges) {
+	/* libdw reads a list when high_pc fails: it does without one */
+	if (!d->high_form && (d->ranges_form == DW_FORM_sec_offset ||
+			      (w->u.sz.version < 4 &&
+			       (d->ranges_form == DW_FORM_data4 ||
+				d->ranges_form == DW_FORM_data8)))) {
+		struct dwarf_cursor v = { d->ranges, w->end, s->swap, false };
+		uint64_t at = dwarf_get_u(&v, d->ranges_form == DW_FORM_data4 ? 4 :
+					  d->ranges_form == DW_FORM_data8 ? 8 :
+					  w->u.sz.offset_size);
+
+		if (v.bad || read_ranges(w, at))
+			return !v.bad;
+	}
+	if (d->low_form || d->high_form || d->ranges_form) {
 		Dwarf_Die die;
 		Dwarf_Addr base, lo, hi;
 		ptrdiff_t at = 0;
@@ -515,7 +605,14 @@ void die_walk_scopes(Dwarf *dw, const struct dwarf_sections *s,
 			    !s->info };
 	const struct abbrev *a;
 	uint64_t abbrev_off;
+	Dwarf_Attribute attr;
+	Dwarf_Addr base;
 
+	/* the unit's base address as libdw takes it for its range lists */
+	if (dwarf_lowpc(cudie, &base) &&
+	    dwarf_formaddr(dwarf_attr(cudie, DW_AT_entry_pc, &attr), &base))
+		base = 0;
+	w.base = base;
 	dwarf_skip(&c, start);
 	w.u.start = c.p;
 	if (!c.bad && read_header(&w, &c, &abbrev_off) &&

@@ -131,6 +131,8 @@ bool dwarf_sections_find(Dwarf *dw, struct dwarf_sections *s)
 		{ ".debug_line", &s->line, &s->line_size },
 		{ ".debug_line_str", &s->line_str, &s->line_str_size },
 		{ ".debug_str", &s->str, &s->str_size },
+		{ ".debug_ranges", &s->ranges, &s->ranges_size },
+		{ ".debug_rnglists", &s->rnglists, &s->rnglists_size },
 	};
 	Elf *elf = dwarf_getelf(dw);
 	Elf_Scn *scn = NULL;

@@ -17,7 +17,9 @@
 /* The sections read here, as libdw holds them (decompressed) */
 struct dwarf_sections {
 	const unsigned char *info, *abbrev, *line, *line_str, *str;
+	const unsigned char *ranges, *rnglists;
 	size_t info_size, abbrev_size, line_size, line_str_size, str_size;
+	size_t ranges_size, rnglists_size;
 	bool swap;		/* the file's byte order is not the host's */
 };
 
