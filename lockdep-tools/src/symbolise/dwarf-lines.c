@@ -31,6 +31,7 @@
 #include "symbolise/index.h"
 #include "symbolise/line-table.h"
 #include "util/hash.h"
+#include "util/sort-runs.h"
 #include "util/xalloc.h"
 
 struct cu_scope {
@@ -101,15 +102,15 @@ static int add_scope(void *data, const struct die_scope *s, int parent)
 	return id;
 }
 
-static int cmp_piece(const void *a, const void *b)
+static bool piece_before(const void *a, const void *b)
 {
 	const struct cu_piece *x = a, *y = b;
 
 	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
+		return x->lo < y->lo;
 	if (x->hi != y->hi)
-		return x->hi > y->hi ? -1 : 1;	/* outer first */
-	return x->scope - y->scope;		/* parents first (2) */
+		return x->hi > y->hi;	/* outer first */
+	return x->scope < y->scope;	/* parents first (2) */
 }
 
 static void emit(struct cu_map *m, unsigned long long start, int scope)
@@ -128,7 +129,8 @@ static void build_spans(struct cu_build *cb)
 	unsigned long long cur = 0;
 	size_t sp = 0;
 
-	qsort(cb->pieces, cb->nr_pieces, sizeof(*cb->pieces), cmp_piece);
+	/* in DIE order, mostly in address order: few runs */
+	sort_runs(cb->pieces, cb->nr_pieces, sizeof(*cb->pieces), piece_before);
 	for (size_t i = 0; i < cb->nr_pieces; i++) {
 		struct cu_piece p = cb->pieces[i];
 

@@ -10,6 +10,7 @@
 
 #include "symbolise/dwarf-read.h"
 #include "symbolise/line-table.h"
+#include "util/sort-runs.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -483,54 +484,12 @@ static bool run(struct program *pr, struct dwarf_cursor *c)
 	return true;
 }
 
-static bool before(const struct line_row *a, const struct line_row *b)
+/* (1): by address, an end of sequence first, then in program order */
+static bool before(const void *x, const void *y)
 {
+	const struct line_row *a = x, *b = y;
+
 	return a->addr < b->addr || (a->addr == b->addr && a->order < b->order);
-}
-
-/*
- * Sorts @v (1) by merging its runs in order, pairwise, until one is
- * left: the rows of a sequence come in address order, so there are
- * about as many runs as sequences.
- */
-static void sort_rows(struct line_row *v, size_t nr)
-{
-	struct line_row *tmp = NULL, *from = v, *to;
-	size_t *runs = NULL, nr_runs = 0, alloc_runs = 0;
-
-	for (size_t i = 0; i < nr; i++)
-		if (!i || before(&v[i], &v[i - 1])) {
-			ALLOC_GROW(runs, nr_runs + 1, alloc_runs);
-			runs[nr_runs++] = i;
-		}
-	if (nr_runs > 1)
-		tmp = xmalloc(nr * sizeof(*tmp));
-	to = tmp;
-	while (nr_runs > 1) {
-		size_t k = 0;
-
-		for (size_t i = 0; i < nr_runs; i += 2) {
-			size_t a = runs[i], ea = i + 1 < nr_runs ? runs[i + 1] : nr;
-			size_t b = ea, eb = i + 2 < nr_runs ? runs[i + 2] : nr;
-			size_t o = a;
-
-			while (a < ea && b < eb)
-				to[o++] = before(&from[b], &from[a]) ? from[b++] :
-								       from[a++];
-			while (a < ea)
-				to[o++] = from[a++];
-			while (b < eb)
-				to[o++] = from[b++];
-			runs[k++] = runs[i];
-		}
-		nr_runs = k;
-		to = from;
-		from = from == v ? tmp : v;
-	}
-	if (from != v)
-		memcpy(v, from, nr * sizeof(*v));
-	free(tmp);
-	free(runs);
 }
 
 void line_table_read(const struct dwarf_sections *s, Dwarf_Die *cudie,
@@ -556,7 +515,8 @@ void line_table_read(const struct dwarf_sections *s, Dwarf_Die *cudie,
 	pr.start = c.p;
 	ok = read_header(&pr, &c, comp_dir) && run(&pr, &c);
 	if (ok && pr.nr_rows) {
-		sort_rows(pr.rows, pr.nr_rows);
+		/* a sequence's rows come in order: few runs */
+		sort_runs(pr.rows, pr.nr_rows, sizeof(*pr.rows), before);
 		/* as libdw: the last row ends a sequence */
 		pr.rows[pr.nr_rows - 1].order &= ~(1u << 31);
 	}
