@@ -117,7 +117,8 @@ void frame_release(struct ldr_frame *f)
 		free(f->inl[i].file);
 	}
 	free(f->inl);
-	free(f->func);
+	if (!f->func_borrowed)
+		free(f->func);
 	free(f->module);
 	free(f->build_id);
 	if (!f->source_borrowed)

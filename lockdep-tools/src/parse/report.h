@@ -117,10 +117,11 @@ struct ldr_frame {
 	struct ldr_inline *inl;	/* symbolised inline chain, or NULL */
 	size_t nr_inl;
 	/*
-	 * file and the inline chain's strings are the symboliser's, not
-	 * the frame's (SYMBOLISE_BORROW, symbolise/symbolise.h): not freed
+	 * file and the inline chain's strings, or func, are the
+	 * symboliser's, not the frame's (SYMBOLISE_BORROW,
+	 * symbolise/symbolise.h): not freed
 	 */
-	bool source_borrowed;
+	bool source_borrowed, func_borrowed;
 };
 
 struct ldr_frames {

@@ -539,7 +539,9 @@ static bool resolve(struct symboliser *s, struct ldr_frame *f,
 			f->module = xstrdup(module);
 		off = addr - e->addr;
 		if (!f->func) {
-			f->func = xstrdup(e->name);
+			f->func = sym_answer_string(flags & SYMBOLISE_BORROW,
+						    e->name);
+			f->func_borrowed = flags & SYMBOLISE_BORROW;
 			f->off = off;
 			f->size = e->span;
 			f->has_off = true;

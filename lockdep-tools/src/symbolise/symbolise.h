@@ -95,8 +95,9 @@ enum symbolise_flags {
 	/* replace results a frame already has (e.g. parsed from the log) */
 	SYMBOLISE_OVERWRITE = 1u << 1,
 	/*
-	 * the answers' file and inline chain are the symboliser's strings,
-	 * not copies (ldr_frame.source_borrowed): valid until
+	 * the answers' file and inline chain, and the function found for a
+	 * bare address, are the symboliser's strings, not copies
+	 * (ldr_frame.source_borrowed, func_borrowed): valid until
 	 * symboliser_free(), or until the binary they came from is opened
 	 * again (symboliser_add_section(), symboliser_set_module_build_id());
 	 * for a tool that prints the answers and drops them
