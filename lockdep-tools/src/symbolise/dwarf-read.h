@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The sections read here, as libdw holds them (decompressed) */
 struct dwarf_sections {
@@ -45,11 +46,20 @@ static inline uint64_t dwarf_get_u(struct dwarf_cursor *c, size_t n)
 
 	if (!dwarf_need(c, n))
 		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (c->swap)
-			v = v << 8 | c->p[i];
-		else
-			v |= (uint64_t)c->p[i] << (8 * i);
+	if (!c->swap && n == 4) {	/* the host's order: as it lies */
+		uint32_t x;
+
+		memcpy(&x, c->p, 4);
+		v = x;
+	} else if (!c->swap && n == 8) {
+		memcpy(&v, c->p, 8);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			if (c->swap)
+				v = v << 8 | c->p[i];
+			else
+				v |= (uint64_t)c->p[i] << (8 * i);
+	}
 	c->p += n;
 	return v;
 }
