@@ -20,6 +20,7 @@
 #include "symbolise/index.h"
 #include "symbolise/symbolise.h"
 #include "util/error.h"
+#include "util/sort-runs.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -577,15 +578,15 @@ found:
 	return true;
 }
 
-static int cmp_lookup(const void *a, const void *b)
+static bool lookup_before(const void *a, const void *b)
 {
 	const struct sym_lookup *x = a, *y = b;
 
 	if (x->bin != y->bin)
-		return x->bin < y->bin ? -1 : 1;
+		return x->bin < y->bin;
 	if (x->pc != y->pc)
-		return x->pc < y->pc ? -1 : 1;
-	return x->f < y->f ? -1 : x->f > y->f;
+		return x->pc < y->pc;
+	return x->f < y->f;
 }
 
 /* Lookups [0, nr) of v on @bin, or each on its own binary when NULL. */
@@ -760,8 +761,9 @@ size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
 		if (resolve(s, f, flags, &todo[n]))
 			sort |= !todo[n++].bin->index;
 	}
+	/* a stack's frames, or addresses taken in order, come in runs */
 	if (sort)
-		qsort(todo, n, sizeof(*todo), cmp_lookup);
+		sort_runs(todo, n, sizeof(*todo), lookup_before);
 	/* unsorted: all on indexes, none on vmlinux's DWARF to share */
 	s->stats.with_line += look_up_all(s, todo, n);
 	s->stats.symbolised += n;
