@@ -24,6 +24,8 @@ struct program {
 	unsigned int addr_size;		/* the unit's */
 	const unsigned char *start, *end;	/* the unit in .debug_line */
 	const unsigned char *std_len;	/* [op]: standard opcode op's arguments */
+	/* [op]: std_len[op] is libdw's number for op (DW_LNS_copy..set_isa) */
+	bool std_ok[DW_LNS_set_isa + 1];
 	unsigned int opcode_base, line_range, min_len, max_ops;
 	unsigned char default_is_stmt;
 	signed char line_base;
@@ -39,6 +41,13 @@ struct program {
 	size_t nr_files, alloc_files;
 	struct line_row *rows;
 	size_t nr_rows, alloc_rows;
+};
+
+/* The arguments of each standard opcode, as libdw wants them. */
+static const unsigned char std_args[DW_LNS_set_isa + 1] = {
+	[DW_LNS_advance_pc] = 1, [DW_LNS_advance_line] = 1,
+	[DW_LNS_set_file] = 1, [DW_LNS_set_column] = 1,
+	[DW_LNS_fixed_advance_pc] = 1, [DW_LNS_set_isa] = 1,
 };
 
 /* standard_opcode_lengths[@op] as libdw reads it: the header's byte */
@@ -313,6 +322,8 @@ static bool read_header(struct program *pr, struct dwarf_cursor *c,
 		pr->special[i].ops = i / pr->line_range;
 	}
 	pr->std_len = c->p - 1;
+	for (unsigned int op = 1; op <= DW_LNS_set_isa; op++)
+		pr->std_ok[op] = std_len_is(pr, op, std_args[op]);
 	dwarf_skip(c, pr->opcode_base - 1);
 	pr->files = xmalloc(sizeof(*pr->files));
 	pr->alloc_files = pr->nr_files = 1;
@@ -342,7 +353,7 @@ static void reset(struct regs *r, const struct program *pr)
 }
 
 /* A row; false where libdw's Dwarf_Line cannot hold a register (2). */
-static bool add_row(struct program *pr, const struct regs *r, bool end)
+static inline bool add_row(struct program *pr, const struct regs *r, bool end)
 {
 	if (r->line != (int32_t)r->line || r->column > 0xffff ||
 	    r->is_stmt > 1 || r->isa > 0xff || pr->nr_rows >= 1u << 31)
@@ -420,12 +431,6 @@ static bool extended(struct program *pr, struct dwarf_cursor *c,
 static bool standard(struct program *pr, struct dwarf_cursor *c,
 		     struct regs *r, unsigned int op)
 {
-	static const unsigned char args[] = {
-		[DW_LNS_advance_pc] = 1, [DW_LNS_advance_line] = 1,
-		[DW_LNS_set_file] = 1, [DW_LNS_set_column] = 1,
-		[DW_LNS_fixed_advance_pc] = 1, [DW_LNS_set_isa] = 1,
-	};
-
 	if (op > DW_LNS_set_isa) {	/* unknown: its arguments skipped */
 		for (unsigned int n = pr->std_len[op]; n; n--) {
 			if (!dwarf_need(c, 1))
@@ -434,8 +439,7 @@ static bool standard(struct program *pr, struct dwarf_cursor *c,
 		}
 		return !c->bad;
 	}
-	if (!std_len_is(pr, op, args[op]) ||
-	    (args[op] && !dwarf_need(c, 1)))
+	if (!pr->std_ok[op] || (std_args[op] && !dwarf_need(c, 1)))
 		return false;
 	switch (op) {
 	case DW_LNS_copy:
