@@ -712,8 +712,9 @@ static size_t look_up_all(struct symboliser *s, struct sym_lookup *todo,
 }
 
 /*
- * The bare addresses of @v that bare_binary() will look for in vmlinux,
- * fetched ahead (sym_binary_prefetch()), SYM_PREFETCH_MAX at a time.
+ * The bare addresses of @v (nr at most SYM_PREFETCH_MAX) that
+ * bare_binary() will look for in vmlinux, fetched ahead
+ * (sym_binary_prefetch()).
  */
 static void prefetch_bare(struct symboliser *s, const struct ldr_frame *v,
 			  size_t nr)
@@ -723,14 +724,11 @@ static void prefetch_bare(struct symboliser *s, const struct ldr_frame *v,
 
 	if (!s->vmlinux || !s->opts.has_kaslr_offset)
 		return;
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < nr; i++)
 		if (v[i].has_addr && !v[i].module && !v[i].func)
 			addr[n++] = v[i].addr - s->opts.kaslr_offset;
-		if (n == SYM_PREFETCH_MAX || (n && i + 1 == nr)) {
-			sym_binary_prefetch(s->vmlinux, addr, n);
-			n = 0;
-		}
-	}
+	if (n)
+		sym_binary_prefetch(s->vmlinux, addr, n);
 }
 
 /*
@@ -749,10 +747,17 @@ size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
 	ALLOC_GROW(s->todo, nr, s->alloc_todo);
 	todo = s->todo;
 
-	prefetch_bare(s, v, nr);
 	for (size_t i = 0; i < nr; i++) {
 		struct ldr_frame *f = &v[i];
 
+		/*
+		 * the next SYM_PREFETCH_MAX frames' symbols fetched now, used
+		 * by resolve() while in the cache (fetched all before the
+		 * first was resolved, a batch's first ones were gone again)
+		 */
+		if (i % SYM_PREFETCH_MAX == 0)
+			prefetch_bare(s, f, nr - i < SYM_PREFETCH_MAX ?
+				      nr - i : SYM_PREFETCH_MAX);
 		if (f->inlined)	/* a printed inline frame: no address */
 			continue;
 		s->stats.frames++;
