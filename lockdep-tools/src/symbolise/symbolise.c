@@ -212,6 +212,11 @@ bool symboliser_has_vmlinux(const struct symboliser *s)
 	return s->vmlinux != NULL;
 }
 
+bool symboliser_vmlinux_indexed(const struct symboliser *s)
+{
+	return s->vmlinux && s->vmlinux->index;
+}
+
 const struct symbolise_stats *symboliser_stats(const struct symboliser *s)
 {
 	return &s->stats;

@@ -144,6 +144,12 @@ char *symbolise_cache_dir(const char *dir);
 bool symboliser_has_vmlinux(const struct symboliser *s);
 
 /*
+ * True when vmlinux is answered from its index (a warm run), not from
+ * its DWARF: a tool sizes its batches by it (lockdep-symbolise).
+ */
+bool symboliser_vmlinux_indexed(const struct symboliser *s);
+
+/*
  * Symbolise nr frames in place (a batch: all frames of one binary share
  * its caches). A symbolised frame gets file/line (the location in func
  * itself), inl/nr_inl (the inlined calls, innermost first) and, for a

@@ -1006,6 +1006,7 @@ static void test_borrowed_answers(void **state)
 		o.cache_dir = d;
 		s = symboliser_new(&o);
 		assert_non_null(s);
+		assert_int_equal(symboliser_vmlinux_indexed(s), warm);
 		symbolise_frames(s, v, p.nr, SYMBOLISE_BORROW);
 		for (size_t i = 0; i < p.nr; i++) {
 			assert_same_frame(&ref[i], &v[i]);
