@@ -64,26 +64,8 @@ static inline uint64_t dwarf_get_u(struct dwarf_cursor *c, size_t n)
 	return v;
 }
 
-/* An unsigned LEB128; bits beyond 64 are dropped. */
-static inline uint64_t dwarf_get_uleb(struct dwarf_cursor *c)
-{
-	uint64_t v = 0;
-	unsigned int shift = 0;
-
-	while (dwarf_need(c, 1)) {
-		unsigned char b = *c->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	return 0;
-}
-
-/* A signed LEB128, as an int64_t. */
-static inline int64_t dwarf_get_sleb(struct dwarf_cursor *c)
+/* A LEB128, sign-extended when @sign; bits beyond 64 are dropped. */
+static inline uint64_t dwarf_get_leb(struct dwarf_cursor *c, bool sign)
 {
 	uint64_t v = 0;
 	unsigned int shift = 0;
@@ -95,12 +77,22 @@ static inline int64_t dwarf_get_sleb(struct dwarf_cursor *c)
 			v |= (uint64_t)(b & 0x7f) << shift;
 		shift += 7;
 		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
+			if (sign && shift < 64 && (b & 0x40))
 				v |= ~(uint64_t)0 << shift;
-			return (int64_t)v;
+			return v;
 		}
 	}
 	return 0;
+}
+
+static inline uint64_t dwarf_get_uleb(struct dwarf_cursor *c)
+{
+	return dwarf_get_leb(c, false);
+}
+
+static inline int64_t dwarf_get_sleb(struct dwarf_cursor *c)
+{
+	return (int64_t)dwarf_get_leb(c, true);
 }
 
 static inline void dwarf_skip(struct dwarf_cursor *c, uint64_t n)

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "real-files.h"
 #include "symbolise/dwarf-dies.h"
 #include "symbolise/dwarf-read.h"
 #include "symbolise/line-table.h"
@@ -257,17 +258,6 @@ static void test_self(void **state)
 	assert_true(rows > 1000);
 }
 
-static const char *real_file(const char *var, const char *fallback)
-{
-	const char *path = getenv(var);
-
-	if (path && *path) {
-		if (access(path, R_OK))
-			fail_msg("%s='%s' cannot be read", var, path);
-		return path;
-	}
-	return access(fallback, R_OK) ? NULL : fallback;
-}
 
 static void test_real_vmlinux(void **state)
 {
@@ -295,6 +285,63 @@ static void test_real_module(void **state)
 	assert_true(rows > 100);
 }
 
+/* The number of scopes of the unit @cu. */
+static size_t nr_scopes(Dwarf *dw, const struct dwarf_sections *sec,
+			Dwarf_Die *cu)
+{
+	struct scopes s = { 0 };
+	size_t nr;
+
+	die_walk_scopes(dw, sec, cu, record, &s);
+	nr = s.nr;
+	release(&s);
+	return nr;
+}
+
+/* The number of line rows of the unit @cu. */
+static size_t nr_rows(Dwarf *dw, const struct dwarf_sections *sec,
+		      Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+	struct line_table t;
+	size_t nr;
+
+	(void)dw;
+	line_table_read(sec, cu, dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir,
+							      &attr)), &t);
+	nr = t.nr;
+	line_table_release(&t);
+	return nr;
+}
+
+/*
+ * The unit of @dw with the most of @measure (more than @least): its DIE
+ * to *@cu, the offset of the unit after it to *@next; returns its offset.
+ */
+static Dwarf_Off biggest_unit(Dwarf *dw, const struct dwarf_sections *sec,
+			      size_t (*measure)(Dwarf *,
+						const struct dwarf_sections *,
+						Dwarf_Die *),
+			      size_t least, Dwarf_Die *cu, Dwarf_Off *next)
+{
+	Dwarf_Off off = 0, big = 0;
+	size_t hsize, most = 0, n;
+
+	while (!dwarf_nextcu(dw, off, next, &hsize, NULL, NULL, NULL)) {
+		assert_non_null(dwarf_offdie(dw, off + hsize, cu));
+		n = measure(dw, sec, cu);
+		if (n > most) {
+			most = n;
+			big = off;
+		}
+		off = *next;
+	}
+	assert_true(most > least);
+	assert_int_equal(dwarf_nextcu(dw, big, next, &hsize, NULL, NULL, NULL), 0);
+	assert_non_null(dwarf_offdie(dw, big + hsize, cu));
+	return big + hsize;
+}
+
 /*
  * A unit cut short, at every 7th byte, in a buffer that ends there
  * (ASan: not a byte read past it): its walk meets the scopes of the
@@ -304,30 +351,17 @@ static void test_truncated(void **state)
 {
 	struct dwarf_sections sec, cut;
 	struct scopes whole = { 0 };
-	Dwarf_Off off = 0, next, big = 0;
-	size_t hsize, most = 0;
+	Dwarf_Off next, die;
 	Dwarf_Die cu;
 	Dwfl *dwfl;
 	Dwarf *dw = open_dwarf("/proc/self/exe", &dwfl, &sec);
 
 	(void)state;
-	/* the unit with the most scopes */
-	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
-		assert_non_null(dwarf_offdie(dw, off + hsize, &cu));
-		die_walk_scopes(dw, &sec, &cu, record, &whole);
-		if (whole.nr > most) {
-			most = whole.nr;
-			big = off;
-		}
-		release(&whole);
-		off = next;
-	}
-	assert_true(most > 20);
-	assert_true(dwarf_nextcu(dw, big, &next, &hsize, NULL, NULL, NULL) == 0);
-	assert_non_null(dwarf_offdie(dw, big + hsize, &cu));
+	die = biggest_unit(dw, &sec, nr_scopes, 20, &cu, &next);
 	die_walk_scopes(dw, &sec, &cu, record, &whole);
-	for (size_t end = big + hsize; end < next; end += 7) {
+	for (size_t end = die; end < next; end += 7) {
 		unsigned char *copy = xmalloc(end);
+		Dwarf_Off big = die - dwarf_cuoffset(&cu);
 		uint32_t len = (uint32_t)(end - big - 4), was;
 		struct scopes part = { 0 };
 
@@ -362,32 +396,17 @@ static void test_lines_truncated(void **state)
 {
 	struct dwarf_sections sec, cut;
 	struct line_table whole, part;
-	Dwarf_Off off = 0, next, big = 0;
 	Dwarf_Word at = 0;
 	Dwarf_Attribute attr;
-	size_t hsize, most = 0;
 	const char *comp_dir;
+	Dwarf_Off next;
 	Dwarf_Die cu;
 	Dwfl *dwfl;
 	Dwarf *dw = open_dwarf("/proc/self/exe", &dwfl, &sec);
 	uint32_t len;
 
 	(void)state;
-	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
-		assert_non_null(dwarf_offdie(dw, off + hsize, &cu));
-		comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir,
-						       &attr));
-		line_table_read(&sec, &cu, comp_dir, &whole);
-		if (whole.nr > most) {
-			most = whole.nr;
-			big = off;
-		}
-		line_table_release(&whole);
-		off = next;
-	}
-	assert_true(most > 100);
-	assert_int_equal(dwarf_nextcu(dw, big, &next, &hsize, NULL, NULL, NULL), 0);
-	assert_non_null(dwarf_offdie(dw, big + hsize, &cu));
+	biggest_unit(dw, &sec, nr_rows, 100, &cu, &next);
 	comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &attr));
 	line_table_read(&sec, &cu, comp_dir, &whole);
 	assert_int_equal(dwarf_formudata(dwarf_attr(&cu, DW_AT_stmt_list,

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "real-files.h"
 #include "symbolise/binary.h"
 #include "symbolise/index.h"
 #include "symbolise/symbolise.h"
@@ -565,17 +566,6 @@ static void test_report_and_skip_existing(void **state)
  * skip), else @fallback, relative to lockdep-tools/; NULL (skip) if that
  * is missing too.
  */
-static const char *real_file(const char *var, const char *fallback)
-{
-	const char *path = getenv(var);
-
-	if (path && *path) {
-		if (access(path, R_OK))
-			fail_msg("%s='%s' cannot be read", var, path);
-		return path;
-	}
-	return access(fallback, R_OK) ? NULL : fallback;
-}
 
 /* The real kernel, when built: a spinlock frame and its inline chain. */
 static void test_real_vmlinux(void **state)
