@@ -19,6 +19,7 @@
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -259,6 +260,32 @@ static void test_self(void **state)
 }
 
 
+/*
+ * This binary with its DWARF compressed, the gABI way (SHF_COMPRESSED)
+ * and GNU's (.zdebug_*): read as libdw reads it, once libdw inflated it.
+ */
+static void test_compressed(void **state)
+{
+	static const char *const how[] = { "zlib", "zlib-gnu" };
+	char path[] = "/tmp/ldt-test-dwarf.XXXXXX", cmd[256];
+	size_t inlined, rows;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "objcopy --compress-debug-sections=%s /proc/%d/exe %s",
+			 how[i], (int)getpid(), path);
+		assert_int_equal(system(cmd), 0);
+		assert_true(compare_units(path, &inlined, &rows) > 40);
+		assert_true(inlined > 10);
+		assert_true(rows > 1000);
+	}
+	unlink(path);
+}
+
 static void test_real_vmlinux(void **state)
 {
 	const char *path = real_file("LDT_VMLINUX", "../build/linux/vmlinux");
@@ -437,6 +464,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_self),
+		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_real_vmlinux),
 		cmocka_unit_test(test_real_module),
 		cmocka_unit_test(test_truncated),
