@@ -13,7 +13,9 @@
 # peers' answers are compared (innermost function + file:line of every
 # inline level) and must agree on at least AGREE percent (default 97) of
 # the addresses, the rest being the known differences below. Wall time,
-# CPU time and peak RSS (/usr/bin/time -v) are printed with the ratios
+# CPU time (user + system, to the microsecond: /usr/bin/time prints
+# hundredths, a fifth of a warm run) and peak RSS, from the rusage of
+# each run (timed() below), are printed with the ratios
 # peer/ours, and the index's size per MB of DWARF. Each tool runs RUNS
 # times (default 3; a cold run each time without an index, its
 # background build waited for before the next): the least wall and the
@@ -22,6 +24,10 @@
 # exit 1. Full outputs in $BUILD/logs/bench-symbolise/.
 #
 # BENCH_SMALL=1: N=2000 (seconds), the same runs and checks.
+# ICOUNT=1: also the instructions each tool executes (valgrind
+# --tool=callgrind, one run each: --no-cache, warm, the peers), with the
+# ratios peer/ours: the measure a loaded machine does not move. Slow: the
+# peers take minutes under valgrind at N=100000.
 #
 # Known differences (6.1 vmlinux, DWARF 5, gcc 12, binutils 2.40, LLVM 14):
 #  - several symbols at one address (functions merged by identical code
@@ -33,7 +39,8 @@
 #  - code with a line table row of line 0: ours prints ??:0.
 #
 # Environment: BUILD (default build/), BIN (default $BUILD/bin),
-# VMLINUX (default $BUILD/linux/vmlinux), N, SEED, AGREE, RUNS, BENCH_SMALL.
+# VMLINUX (default $BUILD/linux/vmlinux), N, SEED, AGREE, RUNS, BENCH_SMALL,
+# ICOUNT.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,7 +60,7 @@ fail() { echo "bench/symbolise: FAILED: $*" >&2; failed=1; }
 failed=0
 [ -r "$VMLINUX" ] || die "no vmlinux at '$VMLINUX' (run 'make kernel')"
 [ -x "$BIN/lockdep-symbolise" ] || die "no '$BIN/lockdep-symbolise' (run 'make tools')"
-[ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
+command -v python3 >/dev/null || die "python3 missing (apt-get install python3)"
 command -v addr2line >/dev/null || die "addr2line missing (apt-get install binutils)"
 command -v flock >/dev/null || die "flock missing (apt-get install util-linux)"
 mkdir -p "$LOG"
@@ -82,13 +89,27 @@ END {
 	}
 }' >"$LOG/addrs"
 
+# timed FILE CMD...: runs CMD, appending "wall user system maxrss" (s,
+# s, s, KiB) from its rusage (wait4) to FILE; CMD's exit status
+timed() {
+	python3 -c '
+import os, sys, time
+start = time.monotonic()
+pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ)
+status, r = os.wait4(pid, 0)[1:]
+wall = time.monotonic() - start
+with open(sys.argv[1], "a") as f:
+    f.write("%.6f %.6f %.6f %d\n" % (wall, r.ru_utime, r.ru_stime, r.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+' "$@"
+}
 # run1 NAME CMD...: stdin from $LOG/addrs, stdout to $LOG/NAME.out, times
 # appended to $LOG/NAME.time; exit 0, or 1 (some frames unsymbolised)
 # for ours
 run1() {
 	local name=$1 rc=0
 	shift
-	/usr/bin/time -a -v -o "$LOG/$name.time" "$@" <"$LOG/addrs" \
+	timed "$LOG/$name.time" "$@" <"$LOG/addrs" \
 		>"$LOG/$name.out" 2>"$LOG/$name.err" || rc=$?
 	[ "$rc" -le 1 ] && [ -s "$LOG/$name.out" ] ||
 		fail "$name exited $rc (see $LOG/$name.err)"
@@ -98,15 +119,11 @@ run() {
 	rm -f "$LOG/$1.time"
 	for _ in $(seq "$RUNS"); do run1 "$@"; done
 }
-# field NAME FIELD: its value in each run, one a line
-field() { sed -n "s/^[[:space:]]*$2: //p" "$LOG/$1.time"; }
 least() { sort -g | head -n 1; }
-# the least wall seconds (from "h:mm:ss" or "m:ss.ss"), CPU seconds, RSS
-wall() { field "$1" 'Elapsed (wall clock) time (h:mm:ss or m:ss)' |
-	awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }' | least; }
-cpu() { paste <(field "$1" 'User time (seconds)') <(field "$1" 'System time (seconds)') |
-	awk '{ print $1 + $2 }' | least; }
-rss() { echo $(($(field "$1" 'Maximum resident set size (kbytes)' | least) / 1024)); }
+# the least wall seconds, CPU seconds (user + system), RSS (MB) of NAME
+wall() { awk '{ printf "%.3f\n", $1 }' "$LOG/$1.time" | least; }
+cpu() { awk '{ printf "%.3f\n", $2 + $3 }' "$LOG/$1.time" | least; }
+rss() { awk '{ print int($4 / 1024) }' "$LOG/$1.time" | least; }
 
 ours=("$BIN/lockdep-symbolise" --vmlinux="$VMLINUX" --kaslr-offset=0 --pc)
 echo "bench/symbolise: $N addresses from $VMLINUX, least of $RUNS runs, load $(cut -d ' ' -f 1-3 /proc/loadavg)"
@@ -126,7 +143,7 @@ run warm "${ours[@]}" --cache="$CACHE"
 # the same through a pipe: one answer per line, as a co-process
 rm -f "$LOG/ours-pipe.time"
 for _ in $(seq "$RUNS"); do
-	/usr/bin/time -a -v -o "$LOG/ours-pipe.time" sh -c \
+	timed "$LOG/ours-pipe.time" sh -c \
 		"cat '$LOG/addrs' | '$BIN/lockdep-symbolise' --vmlinux='$VMLINUX' --kaslr-offset=0 --pc --cache='$CACHE'" \
 		>"$LOG/ours-pipe.out" 2>"$LOG/ours-pipe.err" || true
 done
@@ -215,4 +232,29 @@ awk -v i="$idx" -v d="$dwarf" -v b="$build_s" 'BEGIN {
 	printf "  index: %.1f MB for %.1f MB of DWARF (%.3f MB per MB), built in the background in %s s\n",
 		i / 1048576, d / 1048576, d ? i / d : 0, b }'
 echo "  differences: $LOG/diff-*.txt (ours|peer, one address per line)"
+
+# icount NAME CMD...: the instructions CMD executes on the addresses
+icount() {
+	local name=$1
+	shift
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" \
+		<"$LOG/addrs" >/dev/null 2>"$LOG/$name.icount" || true
+	sed -n 's/.*Collected : //p' "$LOG/$name.icount"
+}
+if [ "${ICOUNT:-}" = 1 ]; then
+	command -v valgrind >/dev/null || die "valgrind missing (apt-get install valgrind)"
+	ic_cold=$(icount nocache "${ours[@]}" --no-cache)
+	ic_warm=$(icount warm "${ours[@]}" --cache="$CACHE")
+	line="  instructions: ours --no-cache $ic_cold, warm $ic_warm"
+	for p in $peers; do
+		if [ "$p" = llvm ]; then
+			ic=$(icount llvm "$LLVM_SYMBOLIZER" --obj="$VMLINUX" --inlining)
+		else
+			ic=$(icount addr2line addr2line -afi -e "$VMLINUX")
+		fi
+		line="$line; $p $ic ($(awk -v p="$ic" -v c="$ic_cold" -v w="$ic_warm" \
+			'BEGIN { printf "%.1fx cold, %.1fx warm", p / c, p / w }'))"
+	done
+	echo "$line"
+fi
 [ "$failed" = 0 ] || exit 1

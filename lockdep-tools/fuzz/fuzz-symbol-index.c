@@ -94,7 +94,7 @@ static void check_batch(const struct sym_index *ix, const uint8_t *data,
 	for (size_t i = 0; i < nr; i++) {
 		memcpy(&v[i].pc, data + 8 * i, sizeof(v[i].pc));
 		v[i].f = &all[i];
-		lines += sym_index_source(ix, v[i].pc, &one[i]);
+		lines += sym_index_source(ix, v[i].pc, &one[i], false);
 	}
 	with_line = sym_index_sources(ix, v, nr);
 	FUZZ_CHECK(with_line == lines);
@@ -145,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		memcpy(&pc, data + i, sizeof(pc));
 		for (int d = -1; d <= 1; d++) {
-			if (sym_index_source(ix, pc + d, &f)) {
+			if (sym_index_source(ix, pc + d, &f, false)) {
 				FUZZ_CHECK(f.file != NULL);
 				fuzz_touch(f.file, strlen(f.file));
 			}

@@ -112,15 +112,17 @@ void frame_release(struct ldr_frame *f)
 {
 	size_t i;
 
-	for (i = 0; i < f->nr_inl; i++) {
+	for (i = 0; i < f->nr_inl && !f->source_borrowed; i++) {
 		free(f->inl[i].func);
 		free(f->inl[i].file);
 	}
 	free(f->inl);
-	free(f->func);
+	if (!f->func_borrowed)
+		free(f->func);
 	free(f->module);
 	free(f->build_id);
-	free(f->file);
+	if (!f->source_borrowed)
+		free(f->file);
 	memset(f, 0, sizeof(*f));
 }
 

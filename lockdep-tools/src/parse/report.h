@@ -116,6 +116,12 @@ struct ldr_frame {
 	bool inlined;		/* "[inline]" */
 	struct ldr_inline *inl;	/* symbolised inline chain, or NULL */
 	size_t nr_inl;
+	/*
+	 * file and the inline chain's strings, or func, are the
+	 * symboliser's, not the frame's (SYMBOLISE_BORROW,
+	 * symbolise/symbolise.h): not freed
+	 */
+	bool source_borrowed, func_borrowed;
 };
 
 struct ldr_frames {

@@ -20,7 +20,10 @@
 
 #include "parse/report.h"
 #include "symbolise/addr-search.h"
+#include "symbolise/dwarf-dies.h"
+#include "symbolise/dwarf-read.h"
 #include "util/hindex.h"
+#include "util/xalloc.h"
 
 struct sym_entry {
 	const char *name;	/* owned by libelf */
@@ -61,6 +64,7 @@ struct sym_binary {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf *dwarf;		/* NULL if no DWARF (e.g. a stripped .ko) */
+	struct dwarf_sections sec;	/* dwarf's, read by dwarf-dies.c, line-table.c */
 	struct sym_index *index;
 	/* opened from DWARF, a cache was asked for and it has none yet */
 	bool index_wanted;
@@ -201,13 +205,14 @@ bool sym_binary_has_dwarf(const struct sym_binary *b);
  * line was found.
  */
 bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
-		       struct ldr_frame *f);
+		       struct ldr_frame *f, bool borrow);
 
 /* An address to look up in a binary, and the frame its answer goes to. */
 struct sym_lookup {
 	struct sym_binary *bin;
 	unsigned long long pc;
 	struct ldr_frame *f;
+	bool borrow;		/* SYMBOLISE_BORROW */
 };
 
 /*
@@ -227,8 +232,18 @@ void sym_binary_unit_points(struct sym_binary *b, Dwarf_Die *cudie,
 			    void (*add)(void *data, unsigned long long addr),
 			    void *data);
 
-/* dwarf-lines.c: frees f's file, line and inline chain. */
-void sym_frame_clear_source(struct ldr_frame *f);
+/*
+ * dwarf-lines.c: frees f's file, line and inline chain (unless they are
+ * borrowed), and marks whether the answer put in their place borrows
+ * its strings (@borrow).
+ */
+void sym_frame_clear_source(struct ldr_frame *f, bool borrow);
+
+/* @s as an answer's string: itself when borrowing, else a copy. */
+static inline char *sym_answer_string(bool borrow, const char *s)
+{
+	return borrow || !s ? (char *)s : xstrdup(s);
+}
 
 /* Frees the per-CU caches (dwarf-lines.c). */
 void sym_binary_free_cus(struct sym_binary *b);

@@ -9,7 +9,8 @@
  * address of a unit walks its tree once and builds a map: the unit's
  * address space cut into spans, each naming its innermost scope (a
  * subprogram or an inlined subroutine) whose parent links give the
- * chain. Later addresses of the unit are a binary search.
+ * chain. Later addresses of the unit are a binary search. The map also
+ * holds the unit's line table (line-table.c), read with it.
  *
  * Invariants:
  *  (1) map->spans[] is sorted by strictly increasing start; span i
@@ -28,13 +29,20 @@
 
 #include "symbolise/binary.h"
 #include "symbolise/index.h"
+#include "symbolise/line-table.h"
 #include "util/hash.h"
+#include "util/sort-runs.h"
 #include "util/xalloc.h"
 
 struct cu_scope {
 	Dwarf_Off die;
 	int parent;
 	bool inlined;
+	bool has_call_file, has_call_line;
+	uint64_t call_file, call_line;
+	/* its name (dwarf_diename()), once asked for; looked_up: asked */
+	const char *name;
+	bool looked_up;
 };
 
 struct cu_piece {
@@ -48,8 +56,10 @@ struct cu_span {
 };
 
 struct cu_map {
-	Dwarf_Die cudie;
 	const char *comp_dir;	/* or NULL */
+	struct line_table lines;
+	/* each file's name relative(), made when first asked for */
+	char **rel;
 	struct cu_scope *scopes;
 	size_t nr_scopes, alloc_scopes;
 	struct cu_span *spans;
@@ -62,66 +72,45 @@ struct cu_build {
 	size_t nr_pieces, alloc_pieces;
 };
 
-/* Adds die as a scope if it has code; returns its index or -1. */
-static int add_scope(struct cu_build *cb, Dwarf_Die *die, int parent,
-		     bool inlined)
+/* die_scope_fn: @s a scope if it has code (its index), else -1 */
+static int add_scope(void *data, const struct die_scope *s, int parent)
 {
+	struct cu_build *cb = data;
 	struct cu_map *m = cb->map;
-	Dwarf_Addr base, lo, hi;
-	ptrdiff_t off = 0;
 	int id = -1;
 
-	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
-		if (lo >= hi)
+	for (size_t i = 0; i < s->nr; i++) {
+		if (s->r[i].lo >= s->r[i].hi)
 			continue;
 		if (id < 0) {
 			ALLOC_GROW(m->scopes, m->nr_scopes + 1, m->alloc_scopes);
 			id = (int)m->nr_scopes++;
-			m->scopes[id].die = dwarf_dieoffset(die);
-			m->scopes[id].parent = parent;
-			m->scopes[id].inlined = inlined;
+			m->scopes[id] = (struct cu_scope){
+				.die = s->die,
+				.parent = parent,
+				.inlined = s->inlined,
+				.has_call_file = s->has_call_file,
+				.has_call_line = s->has_call_line,
+				.call_file = s->call_file,
+				.call_line = s->call_line,
+			};
 		}
 		ALLOC_GROW(cb->pieces, cb->nr_pieces + 1, cb->alloc_pieces);
-		cb->pieces[cb->nr_pieces++] = (struct cu_piece){ lo, hi, id };
+		cb->pieces[cb->nr_pieces++] =
+			(struct cu_piece){ s->r[i].lo, s->r[i].hi, id };
 	}
 	return id;
 }
 
-static void walk(struct cu_build *cb, Dwarf_Die *parent, int scope)
-{
-	Dwarf_Die child;
-	int id;
-
-	if (dwarf_child(parent, &child))
-		return;
-	do {
-		switch (dwarf_tag(&child)) {
-		case DW_TAG_subprogram:
-		case DW_TAG_inlined_subroutine:
-			id = add_scope(cb, &child, scope, dwarf_tag(&child) ==
-				       DW_TAG_inlined_subroutine);
-			/* no code: an abstract instance, nothing below */
-			if (id >= 0 && dwarf_haschildren(&child))
-				walk(cb, &child, id);
-			break;
-		case DW_TAG_lexical_block:
-			walk(cb, &child, scope);
-			break;
-		default:
-			break;
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
-}
-
-static int cmp_piece(const void *a, const void *b)
+static bool piece_before(const void *a, const void *b)
 {
 	const struct cu_piece *x = a, *y = b;
 
 	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
+		return x->lo < y->lo;
 	if (x->hi != y->hi)
-		return x->hi > y->hi ? -1 : 1;	/* outer first */
-	return x->scope - y->scope;		/* parents first (2) */
+		return x->hi > y->hi;	/* outer first */
+	return x->scope < y->scope;	/* parents first (2) */
 }
 
 static void emit(struct cu_map *m, unsigned long long start, int scope)
@@ -140,7 +129,8 @@ static void build_spans(struct cu_build *cb)
 	unsigned long long cur = 0;
 	size_t sp = 0;
 
-	qsort(cb->pieces, cb->nr_pieces, sizeof(*cb->pieces), cmp_piece);
+	/* in DIE order, mostly in address order: few runs */
+	sort_runs(cb->pieces, cb->nr_pieces, sizeof(*cb->pieces), piece_before);
 	for (size_t i = 0; i < cb->nr_pieces; i++) {
 		struct cu_piece p = cb->pieces[i];
 
@@ -169,16 +159,16 @@ static void build_spans(struct cu_build *cb)
 	free(stack);
 }
 
-static struct cu_map *build_map(Dwarf_Die *cudie)
+static struct cu_map *build_map(struct sym_binary *b, Dwarf_Die *cudie)
 {
 	struct cu_map *m = xcalloc(1, sizeof(*m));
 	struct cu_build cb = { .map = m };
 	Dwarf_Attribute attr;
 
-	m->cudie = *cudie;
 	m->comp_dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir,
 						  &attr));
-	walk(&cb, cudie, -1);
+	line_table_read(&b->sec, cudie, m->comp_dir, &m->lines);
+	die_walk_scopes(b->dwarf, &b->sec, cudie, add_scope, &cb);
 	build_spans(&cb);
 	free(cb.pieces);
 	return m;
@@ -186,6 +176,11 @@ static struct cu_map *build_map(Dwarf_Die *cudie)
 
 static void free_map(struct cu_map *m)
 {
+	if (m->rel)
+		for (size_t i = 0; i < m->lines.nr_files; i++)
+			free(m->rel[i]);
+	free(m->rel);
+	line_table_release(&m->lines);
 	free(m->scopes);
 	free(m->spans);
 	free(m);
@@ -204,7 +199,7 @@ static struct cu_map *cu_map_of(struct sym_binary *b, Dwarf_Die *cudie)
 			return b->cus[i].map;
 	ALLOC_GROW(b->cus, b->nr_cus + 1, b->alloc_cus);
 	b->cus[b->nr_cus].off = off;
-	b->cus[b->nr_cus].map = build_map(cudie);
+	b->cus[b->nr_cus].map = build_map(b, cudie);
 	hindex_add(&b->cu_index, h, (uint32_t)b->nr_cus);
 	return b->cus[b->nr_cus++].map;
 }
@@ -225,19 +220,11 @@ void sym_binary_unit_points(struct sym_binary *b, Dwarf_Die *cudie,
 			    void *data)
 {
 	struct cu_map *m = cu_map_of(b, cudie);
-	Dwarf_Lines *lines;
-	size_t nr;
 
 	for (size_t i = 0; i < m->nr_spans; i++)
 		add(data, m->spans[i].start + bias);
-	if (dwarf_getsrclines(cudie, &lines, &nr))
-		return;
-	for (size_t i = 0; i < nr; i++) {
-		Dwarf_Addr addr;
-
-		if (!dwarf_lineaddr(dwarf_onesrcline(lines, i), &addr))
-			add(data, addr + bias);
-	}
+	for (size_t i = 0; i < m->lines.nr; i++)
+		add(data, m->lines.rows[i].addr + bias);
 }
 
 /*
@@ -249,8 +236,6 @@ static char *relative(const struct cu_map *m, const char *path)
 	size_t n = m->comp_dir ? strlen(m->comp_dir) : 0;
 	char *rel, *w;
 
-	if (!path)
-		return NULL;
 	if (n && !strncmp(path, m->comp_dir, n) && path[n] == '/')
 		path += n + 1;
 	while (path[0] == '.' && path[1] == '/')
@@ -261,6 +246,18 @@ static char *relative(const struct cu_map *m, const char *path)
 			*w++ = *r;
 	*w = '\0';
 	return rel;
+}
+
+/* File number @i of the unit, relative(); NULL if none. */
+static const char *unit_file(struct cu_map *m, uint64_t i)
+{
+	if (i >= m->lines.nr_files)
+		return NULL;
+	if (!m->rel)
+		m->rel = xcalloc(m->lines.nr_files, sizeof(*m->rel));
+	if (!m->rel[i])
+		m->rel[i] = relative(m, line_table_file(&m->lines, i));
+	return m->rel[i];
 }
 
 static int innermost_scope(const struct cu_map *m, unsigned long long pc)
@@ -278,57 +275,47 @@ static int innermost_scope(const struct cu_map *m, unsigned long long pc)
 	return lo ? m->spans[lo - 1].scope : -1;
 }
 
-static char *call_file(struct cu_map *m, Dwarf_Die *die)
+/* The name of scope @sc, looked up once (NULL: none). */
+static const char *scope_name(struct sym_binary *b, struct cu_scope *sc)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Word idx;
-	Dwarf_Files *files;
-	size_t nfiles;
+	Dwarf_Die die;
 
-	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &idx) ||
-	    dwarf_getsrcfiles(&m->cudie, &files, &nfiles) || idx >= nfiles)
-		return NULL;
-	return relative(m, dwarf_filesrc(files, idx, NULL, NULL));
+	if (!sc->looked_up && dwarf_offdie(b->dwarf, sc->die, &die))
+		sc->name = dwarf_diename(&die);
+	sc->looked_up = true;
+	return sc->name;
 }
 
-static unsigned int call_line(Dwarf_Die *die)
+void sym_frame_clear_source(struct ldr_frame *f, bool borrow)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Word line;
-
-	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &line))
-		return 0;
-	return (unsigned int)line;
-}
-
-void sym_frame_clear_source(struct ldr_frame *f)
-{
-	for (size_t i = 0; i < f->nr_inl; i++) {
+	for (size_t i = 0; i < f->nr_inl && !f->source_borrowed; i++) {
 		free(f->inl[i].func);
 		free(f->inl[i].file);
 	}
 	free(f->inl);
-	free(f->file);
+	if (!f->source_borrowed)
+		free(f->file);
 	f->inl = NULL;
 	f->nr_inl = 0;
 	f->file = NULL;
 	f->line = 0;
+	f->source_borrowed = borrow;
 }
 
 bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
-		       struct ldr_frame *f)
+		       struct ldr_frame *f, bool borrow)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cudie;
-	Dwarf_Line *line;
+	const struct line_row *line;
 	struct cu_map *m;
-	char *file = NULL;
+	const char *file = NULL;
 	unsigned int lineno = 0;
 	size_t alloc = 0;
-	int lno, s;
+	int s;
 
 	if (b->index)
-		return sym_index_source(b->index, pc, f);
+		return sym_index_source(b->index, pc, f, borrow);
 	if (!b->dwarf)
 		return false;
 	cudie = dwfl_module_addrdie(b->mod, pc, &bias);
@@ -336,28 +323,30 @@ bool sym_binary_source(struct sym_binary *b, unsigned long long pc,
 		return false;
 	m = cu_map_of(b, cudie);
 	pc -= bias;
-	line = dwarf_getsrc_die(cudie, pc);
-	if (line && !dwarf_lineno(line, &lno)) {
-		file = relative(m, dwarf_linesrc(line, NULL, NULL));
-		lineno = (unsigned int)lno;
+	line = line_table_find(&m->lines, pc);
+	if (line) {
+		file = unit_file(m, line->file);
+		lineno = (unsigned int)line->line;
 	}
-	sym_frame_clear_source(f);
+	sym_frame_clear_source(f, borrow);
 	for (s = innermost_scope(m, pc); s >= 0 && m->scopes[s].inlined;
 	     s = m->scopes[s].parent) {
-		Dwarf_Die die;
-		const char *name = NULL;
+		struct cu_scope *sc = &m->scopes[s];
+		const char *name = scope_name(b, sc);
 
-		if (dwarf_offdie(b->dwarf, m->scopes[s].die, &die))
-			name = dwarf_diename(&die);
 		ALLOC_GROW(f->inl, f->nr_inl + 1, alloc);
-		f->inl[f->nr_inl].func = xstrdup(name ? name : "??");
-		f->inl[f->nr_inl].file = file;
+		f->inl[f->nr_inl].func = sym_answer_string(borrow,
+							   name ? name : "??");
+		f->inl[f->nr_inl].file = sym_answer_string(borrow, file);
 		f->inl[f->nr_inl].line = lineno;
 		f->nr_inl++;
-		file = name ? call_file(m, &die) : NULL;
-		lineno = name ? call_line(&die) : 0;
+		/* the call site, where a name was found */
+		file = name && sc->has_call_file ?
+			unit_file(m, sc->call_file) : NULL;
+		lineno = name && sc->has_call_line ?
+			(unsigned int)sc->call_line : 0;
 	}
-	f->file = file;
+	f->file = sym_answer_string(borrow, file);
 	f->line = lineno;
 	return file != NULL;
 }
@@ -370,7 +359,8 @@ size_t sym_binary_sources(struct sym_lookup *v, size_t nr)
 		struct sym_binary *b = v[i].bin;
 
 		if (!b->index) {
-			with_line += sym_binary_source(b, v[i].pc, v[i].f);
+			with_line += sym_binary_source(b, v[i].pc, v[i].f,
+						       v[i].borrow);
 			i++;
 			continue;
 		}

@@ -240,6 +240,8 @@ struct sym_binary *sym_binary_open_twin(const struct sym_binary *b)
 	if (b->build_id && report_offline(t, &err)) {
 		t->build_id = hex_build_id(t->mod);
 		t->dwarf = dwfl_module_getdwarf(t->mod, &t->bias);
+		if (t->dwarf)
+			dwarf_sections_find(t->dwarf, &t->sec);
 		if (t->build_id && !strcmp(t->build_id, b->build_id) &&
 		    t->dwarf && t->bias == b->bias)
 			return t;
@@ -278,6 +280,8 @@ bool sym_binary_load(struct sym_binary *b, const char **err)
 	b->build_id = hex_build_id(b->mod);
 	/* NULL without DWARF: symbols still work, file:line does not */
 	b->dwarf = dwfl_module_getdwarf(b->mod, &b->bias);
+	if (b->dwarf)
+		dwarf_sections_find(b->dwarf, &b->sec);
 	index_symbols(b);
 	return true;
 }

@@ -119,7 +119,7 @@ static struct sym_index_val answer_at(struct builder *bd,
 	/* sym_binary_source() leaves the frame alone without a unit */
 	if (!dwfl_module_addrdie(bd->b->mod, pc, &bias))
 		return v;
-	sym_binary_source(bd->b, pc, &f);
+	sym_binary_source(bd->b, pc, &f, false);
 	v.file = string_of(bd, f.file);
 	v.line = f.line;
 	v.inl = chain_of(bd, &f, 0);

@@ -312,9 +312,9 @@ void sym_index_symbols(const struct sym_index *ix, struct sym_binary *b)
 	sym_binary_index_addrs(b);
 }
 
-static char *string_or_null(const struct sym_index *ix, uint32_t s)
+static const char *string_or_null(const struct sym_index *ix, uint32_t s)
 {
-	return s == SYM_IX_NONE ? NULL : xstrdup(ix->strings + s);
+	return s == SYM_IX_NONE ? NULL : ix->strings + s;
 }
 
 /* The range holding @pc: 1 + its index, 0 if below the first. */
@@ -333,30 +333,33 @@ static const struct sym_index_val *range_val(const struct sym_index *ix,
 }
 
 /* The answer of range @r (range_of()) into @f, as sym_index_source(). */
-static bool answer(const struct sym_index *ix, size_t r, struct ldr_frame *f)
+static bool answer(const struct sym_index *ix, size_t r, struct ldr_frame *f,
+		   bool borrow)
 {
 	const struct sym_index_val *v = range_val(ix, r);
 	size_t alloc = 0;
 
 	if (!v)
 		return false;	/* as without a unit: f untouched */
-	sym_frame_clear_source(f);
+	sym_frame_clear_source(f, borrow);
 	for (uint32_t k = v->inl; k != SYM_IX_NONE; k = ix->inls[k].next) {
 		ALLOC_GROW(f->inl, f->nr_inl + 1, alloc);
-		f->inl[f->nr_inl].func = xstrdup(ix->strings + ix->inls[k].func);
-		f->inl[f->nr_inl].file = string_or_null(ix, ix->inls[k].file);
+		f->inl[f->nr_inl].func = sym_answer_string(borrow,
+			ix->strings + ix->inls[k].func);
+		f->inl[f->nr_inl].file = sym_answer_string(borrow,
+			string_or_null(ix, ix->inls[k].file));
 		f->inl[f->nr_inl].line = ix->inls[k].line;
 		f->nr_inl++;
 	}
-	f->file = string_or_null(ix, v->file);
+	f->file = sym_answer_string(borrow, string_or_null(ix, v->file));
 	f->line = v->line;
 	return f->file != NULL;
 }
 
 bool sym_index_source(const struct sym_index *ix, unsigned long long pc,
-		      struct ldr_frame *f)
+		      struct ldr_frame *f, bool borrow)
 {
-	return answer(ix, range_of(ix, pc), f);
+	return answer(ix, range_of(ix, pc), f, borrow);
 }
 
 /* The string at @s, soon to be read; SYM_IX_NONE: none. */
@@ -413,7 +416,8 @@ size_t sym_index_sources(const struct sym_index *ix, struct sym_lookup *v,
 			prefetch_string(ix, ix->inls[val->inl].file);
 		}
 		for (i = 0; i < n; i++)
-			with_line += answer(ix, r[i], v[at + i].f);
+			with_line += answer(ix, r[i], v[at + i].f,
+					    v[at + i].borrow);
 	}
 	return with_line;
 }

@@ -162,7 +162,7 @@ void sym_index_symbols(const struct sym_index *ix, struct sym_binary *b);
 
 /* sym_binary_source() for an index-backed binary: the same answers. */
 bool sym_index_source(const struct sym_index *ix, unsigned long long pc,
-		      struct ldr_frame *f);
+		      struct ldr_frame *f, bool borrow);
 
 /*
  * sym_index_source() for each of @v's @nr lookups (all on this index's

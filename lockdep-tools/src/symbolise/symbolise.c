@@ -20,6 +20,7 @@
 #include "symbolise/index.h"
 #include "symbolise/symbolise.h"
 #include "util/error.h"
+#include "util/sort-runs.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -209,6 +210,11 @@ void symboliser_free(struct symboliser *s)
 bool symboliser_has_vmlinux(const struct symboliser *s)
 {
 	return s->vmlinux != NULL;
+}
+
+bool symboliser_vmlinux_indexed(const struct symboliser *s)
+{
+	return s->vmlinux && s->vmlinux->index;
 }
 
 const struct symbolise_stats *symboliser_stats(const struct symboliser *s)
@@ -539,7 +545,9 @@ static bool resolve(struct symboliser *s, struct ldr_frame *f,
 			f->module = xstrdup(module);
 		off = addr - e->addr;
 		if (!f->func) {
-			f->func = xstrdup(e->name);
+			f->func = sym_answer_string(flags & SYMBOLISE_BORROW,
+						    e->name);
+			f->func_borrowed = flags & SYMBOLISE_BORROW;
 			f->off = off;
 			f->size = e->span;
 			f->has_off = true;
@@ -571,18 +579,19 @@ found:
 	l->bin = b;
 	l->pc = addr;
 	l->f = f;
+	l->borrow = flags & SYMBOLISE_BORROW;
 	return true;
 }
 
-static int cmp_lookup(const void *a, const void *b)
+static bool lookup_before(const void *a, const void *b)
 {
 	const struct sym_lookup *x = a, *y = b;
 
 	if (x->bin != y->bin)
-		return x->bin < y->bin ? -1 : 1;
+		return x->bin < y->bin;
 	if (x->pc != y->pc)
-		return x->pc < y->pc ? -1 : 1;
-	return x->f < y->f ? -1 : x->f > y->f;
+		return x->pc < y->pc;
+	return x->f < y->f;
 }
 
 /* Lookups [0, nr) of v on @bin, or each on its own binary when NULL. */
@@ -601,7 +610,8 @@ static void *look_up(void *data)
 		return NULL;
 	}
 	for (size_t i = 0; i < l->nr; i++)
-		if (sym_binary_source(l->bin, l->v[i].pc, l->v[i].f))
+		if (sym_binary_source(l->bin, l->v[i].pc, l->v[i].f,
+				      l->v[i].borrow))
 			l->with_line++;
 	return NULL;
 }
@@ -707,8 +717,9 @@ static size_t look_up_all(struct symboliser *s, struct sym_lookup *todo,
 }
 
 /*
- * The bare addresses of @v that bare_binary() will look for in vmlinux,
- * fetched ahead (sym_binary_prefetch()), SYM_PREFETCH_MAX at a time.
+ * The bare addresses of @v (nr at most SYM_PREFETCH_MAX) that
+ * bare_binary() will look for in vmlinux, fetched ahead
+ * (sym_binary_prefetch()).
  */
 static void prefetch_bare(struct symboliser *s, const struct ldr_frame *v,
 			  size_t nr)
@@ -718,14 +729,11 @@ static void prefetch_bare(struct symboliser *s, const struct ldr_frame *v,
 
 	if (!s->vmlinux || !s->opts.has_kaslr_offset)
 		return;
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < nr; i++)
 		if (v[i].has_addr && !v[i].module && !v[i].func)
 			addr[n++] = v[i].addr - s->opts.kaslr_offset;
-		if (n == SYM_PREFETCH_MAX || (n && i + 1 == nr)) {
-			sym_binary_prefetch(s->vmlinux, addr, n);
-			n = 0;
-		}
-	}
+	if (n)
+		sym_binary_prefetch(s->vmlinux, addr, n);
 }
 
 /*
@@ -744,10 +752,17 @@ size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
 	ALLOC_GROW(s->todo, nr, s->alloc_todo);
 	todo = s->todo;
 
-	prefetch_bare(s, v, nr);
 	for (size_t i = 0; i < nr; i++) {
 		struct ldr_frame *f = &v[i];
 
+		/*
+		 * the next SYM_PREFETCH_MAX frames' symbols fetched now, used
+		 * by resolve() while in the cache (fetched all before the
+		 * first was resolved, a batch's first ones were gone again)
+		 */
+		if (i % SYM_PREFETCH_MAX == 0)
+			prefetch_bare(s, f, nr - i < SYM_PREFETCH_MAX ?
+				      nr - i : SYM_PREFETCH_MAX);
 		if (f->inlined)	/* a printed inline frame: no address */
 			continue;
 		s->stats.frames++;
@@ -756,8 +771,9 @@ size_t symbolise_frames(struct symboliser *s, struct ldr_frame *v, size_t nr,
 		if (resolve(s, f, flags, &todo[n]))
 			sort |= !todo[n++].bin->index;
 	}
+	/* a stack's frames, or addresses taken in order, come in runs */
 	if (sort)
-		qsort(todo, n, sizeof(*todo), cmp_lookup);
+		sort_runs(todo, n, sizeof(*todo), lookup_before);
 	/* unsorted: all on indexes, none on vmlinux's DWARF to share */
 	s->stats.with_line += look_up_all(s, todo, n);
 	s->stats.symbolised += n;

@@ -94,6 +94,15 @@ enum symbolise_flags {
 	SYMBOLISE_ACTIVATION = 1u << 0,
 	/* replace results a frame already has (e.g. parsed from the log) */
 	SYMBOLISE_OVERWRITE = 1u << 1,
+	/*
+	 * the answers' file and inline chain, and the function found for a
+	 * bare address, are the symboliser's strings, not copies
+	 * (ldr_frame.source_borrowed, func_borrowed): valid until
+	 * symboliser_free(), or until the binary they came from is opened
+	 * again (symboliser_add_section(), symboliser_set_module_build_id());
+	 * for a tool that prints the answers and drops them
+	 */
+	SYMBOLISE_BORROW = 1u << 2,
 };
 
 struct symboliser;
@@ -133,6 +142,12 @@ char *symbolise_cache_dir(const char *dir);
  * frames can be symbolised.
  */
 bool symboliser_has_vmlinux(const struct symboliser *s);
+
+/*
+ * True when vmlinux is answered from its index (a warm run), not from
+ * its DWARF: a tool sizes its batches by it (lockdep-symbolise).
+ */
+bool symboliser_vmlinux_indexed(const struct symboliser *s);
 
 /*
  * Symbolise nr frames in place (a batch: all frames of one binary share

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "real-files.h"
 #include "symbolise/binary.h"
 #include "symbolise/index.h"
 #include "symbolise/symbolise.h"
@@ -565,17 +566,6 @@ static void test_report_and_skip_existing(void **state)
  * skip), else @fallback, relative to lockdep-tools/; NULL (skip) if that
  * is missing too.
  */
-static const char *real_file(const char *var, const char *fallback)
-{
-	const char *path = getenv(var);
-
-	if (path && *path) {
-		if (access(path, R_OK))
-			fail_msg("%s='%s' cannot be read", var, path);
-		return path;
-	}
-	return access(fallback, R_OK) ? NULL : fallback;
-}
 
 /* The real kernel, when built: a spinlock frame and its inline chain. */
 static void test_real_vmlinux(void **state)
@@ -976,6 +966,64 @@ static void test_cache_warm_equals_cold(void **state)
 	free_probe(&p);
 }
 
+/*
+ * SYMBOLISE_BORROW: the same answers as copies (a bare address's function
+ * too), from the DWARF and from the index, released with the frames while the symboliser lives (ASan:
+ * no borrowed string freed), and again over answers already borrowed.
+ */
+static void test_borrowed_answers(void **state)
+{
+	struct symbolise_opts o = { .vmlinux = vmlinux, .quiet = true,
+				    .has_kaslr_offset = true };
+	unsigned long long lo = sym_addr(vmlinux, "outer");
+	unsigned long long hi = sym_addr(vmlinux, "_start") + 0x10;
+	struct probe p = { 0 };
+	struct ldr_frame *ref;
+	char d[512];
+
+	(void)state;
+	for (unsigned long long a = lo - 0x10; a < hi + 0x30; a++)
+		add_addr(&p, a);
+	ref = answers(&p, o, NULL);
+	snprintf(d, sizeof(d), "%s/borrow", dir);
+	for (int warm = 0; warm < 2; warm++) {
+		struct ldr_frame *v = calloc(p.nr, sizeof(*v));
+		struct symboliser *s;
+		size_t borrowed = 0;
+
+		assert_non_null(v);
+		memcpy(v, p.v, p.nr * sizeof(*v));
+		o.cache_dir = d;
+		s = symboliser_new(&o);
+		assert_non_null(s);
+		assert_int_equal(symboliser_vmlinux_indexed(s), warm);
+		symbolise_frames(s, v, p.nr, SYMBOLISE_BORROW);
+		for (size_t i = 0; i < p.nr; i++) {
+			assert_same_frame(&ref[i], &v[i]);
+			borrowed += v[i].source_borrowed && v[i].func_borrowed;
+		}
+		assert_true(borrowed > (hi - lo) / 2);
+		/* answered again in place: the borrowed answer not freed */
+		symbolise_frames(s, v, p.nr,
+				 SYMBOLISE_BORROW | SYMBOLISE_OVERWRITE);
+		for (size_t i = 0; i < p.nr; i++)
+			assert_same_frame(&ref[i], &v[i]);
+		free_answers(v, p.nr);
+		symboliser_free(s);
+		if (!warm) {
+			char *id = NULL;
+			struct sym_elf_identity elf;
+			bool own;
+
+			assert_true(sym_file_identity(vmlinux, &id, &own, &elf));
+			wait_index(d, id);
+			free(id);
+		}
+	}
+	free_answers(ref, p.nr);
+	free_probe(&p);
+}
+
 /* The file @path holds @n bytes of @buf. */
 static void write_bytes(const char *path, const void *buf, size_t n)
 {
@@ -1274,6 +1322,7 @@ int main(void)
 		cmocka_unit_test(test_real_vmlinux),
 		cmocka_unit_test(test_real_module_layout),
 		cmocka_unit_test(test_cache_warm_equals_cold),
+		cmocka_unit_test(test_borrowed_answers),
 		cmocka_unit_test(test_cache_damaged_refused),
 		cmocka_unit_test(test_cache_none),
 		cmocka_unit_test(test_cache_real_vmlinux),
