@@ -335,7 +335,9 @@ check-mutate: tools kernel
 
 # Every libFuzzer harness for 100000 executions or 40 seconds, whichever
 # comes first (FUZZ_EXECS, FUZZ_TIME), seeded with its small set in
-# lockdep-tools/fuzz/seeds/. fuzz-long: each for FUZZ_LONG_TIME seconds
+# lockdep-tools/fuzz/seeds/; one that ends below its 100000 with a core
+# to itself fails, a budget of its speed (lockdep-tools/Makefile, the
+# fuzz rules; lockdep-tools/fuzz/README). fuzz-long: each for FUZZ_LONG_TIME seconds
 # (default 600) on the whole corpus (the fixtures and the shared report
 # corpus as well): not in check.
 check-fuzz: deps

@@ -158,9 +158,27 @@ void db_sink_set_partial(struct collect_sink *s, const char *why)
 /* ---- the private directory, emptied before each input ---- */
 
 static char fuzz_dir[64];
-/* the files put since the last reset, for a reset that keeps directories */
-static char *fuzz_files[64];
-static size_t fuzz_nfiles;
+
+/*
+ * With a reset that keeps directories (fuzz_dir_reset()), the files are
+ * kept too, each with a descriptor open for writing: a file put again by
+ * the next input is written through it (one or two system calls, where a
+ * new file cost four and a new inode), and the read first
+ * removes those it did not put again (fuzz_dir_prune()). The descriptors
+ * are kept at KEPT_FD and above, out of the reader's way. Nothing is
+ * allocated: an input that ends with more mallocs than frees makes
+ * libFuzzer run it again under a leak check, each time it is new.
+ */
+#define MAX_PUT		64	/* files an input may put */
+#define KEPT_FD		256
+static struct fuzz_file {
+	char path[512];
+	int fd;			/* open for writing; -1 if not kept */
+	size_t len;		/* its size */
+	bool put;		/* by this input */
+} fuzz_files[2 * MAX_PUT];
+static size_t fuzz_nfiles, fuzz_nput;
+static bool fuzz_keep;
 
 static int rm_one(const char *path, const struct stat *st, int flag,
 		  struct FTW *ftw)
@@ -188,12 +206,13 @@ static void fuzz_dir_remove(void)
 }
 
 /*
- * fuzz_dir without the files of the last input: all of it removed, or
- * with @keep_dirs its directories kept (for inputs whose paths cannot
- * collide with one: a reset costs a few system calls, not a walk).
+ * fuzz_dir for a new input: all of it removed, or with @keep_dirs its
+ * directories and files kept (for inputs whose paths cannot collide
+ * with one: a reset costs nothing, not a walk).
  */
 static void fuzz_dir_reset(bool keep_dirs)
 {
+	size_t i;
 	int fd;
 
 	if (!fuzz_dir[0]) {
@@ -202,13 +221,17 @@ static void fuzz_dir_reset(bool keep_dirs)
 		FUZZ_CHECK(mkdtemp(fuzz_dir));
 		atexit(fuzz_dir_remove);
 	}
-	for (; fuzz_nfiles; fuzz_nfiles--) {
-		if (keep_dirs)
-			unlink(fuzz_files[fuzz_nfiles - 1]);
-		free(fuzz_files[fuzz_nfiles - 1]);
-	}
-	if (!keep_dirs)
+	fuzz_keep = keep_dirs;
+	for (i = 0; i < fuzz_nfiles; i++)
+		fuzz_files[i].put = false;
+	fuzz_nput = 0;
+	if (!keep_dirs) {
+		for (i = 0; i < fuzz_nfiles; i++)
+			if (fuzz_files[i].fd >= 0)
+				close(fuzz_files[i].fd);
+		fuzz_nfiles = 0;
 		FUZZ_CHECK(!nftw(fuzz_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS));
+	}
 	/* the lowest free descriptor: one a read left open would show */
 	fd = open("/dev/null", O_RDONLY);
 	FUZZ_CHECK(fd >= 0 && fd < 32);
@@ -233,33 +256,90 @@ static bool make_dirs(char *path)
 	return true;
 }
 
+static struct fuzz_file *fuzz_file_find(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < fuzz_nfiles; i++)
+		if (!strcmp(fuzz_files[i].path, path))
+			return &fuzz_files[i];
+	return NULL;
+}
+
+/* A new file @path := @data; with fuzz_keep its descriptor kept in @f. */
+static bool fuzz_file_create(char *path, const void *data, size_t len,
+			     struct fuzz_file *f)
+{
+	const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW;
+	int fd = open(path, flags, 0600);
+
+	if (fd < 0 && errno == ENOENT && make_dirs(path))
+		fd = open(path, flags, 0600);
+	if (fd < 0)
+		return false;	/* a directory by that name, say */
+	FUZZ_CHECK(!len || write(fd, data, len) == (ssize_t)len);
+	f->fd = -1;
+	if (fuzz_keep) {
+		f->fd = fcntl(fd, F_DUPFD_CLOEXEC, KEPT_FD);
+		FUZZ_CHECK(f->fd >= KEPT_FD);
+	}
+	close(fd);
+	return true;
+}
+
 /* @rel (a relative path of [A-Za-z0-9._/-], no ".." part) := @data. */
 static bool fuzz_dir_put(const char *rel, const void *data, size_t len)
 {
-	const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW;
+	struct fuzz_file *f;
 	char path[512];
 	size_t i, n = strlen(rel);
-	int fd;
 
 	if (!n || n > 200 || rel[0] == '/' || rel[n - 1] == '/' ||
 	    strstr(rel, "//") || !strncmp(rel, "../", 3) ||
 	    strstr(rel, "/../") || (n >= 3 && !strcmp(rel + n - 3, "/..")) ||
-	    !strcmp(rel, "..") || fuzz_nfiles == 64)
+	    !strcmp(rel, "..") || fuzz_nput == MAX_PUT)
 		return false;
 	for (i = 0; i < n; i++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 			    "0123456789._/-", rel[i]))
 			return false;
 	snprintf(path, sizeof(path), "%s/%s", fuzz_dir, rel);
-	fd = open(path, flags, 0600);
-	if (fd < 0 && errno == ENOENT && make_dirs(path))
-		fd = open(path, flags, 0600);
-	if (fd < 0)
-		return false;	/* a directory by that name, say */
-	FUZZ_CHECK(!len || write(fd, data, len) == (ssize_t)len);
-	close(fd);
-	fuzz_files[fuzz_nfiles++] = strdup(path);
+	f = fuzz_file_find(path);
+	if (f && f->fd >= 0) {
+		/* no truncation to 0 first: that freed the page to refill */
+		FUZZ_CHECK(!len || pwrite(f->fd, data, len, 0) == (ssize_t)len);
+		if (f->len != len)
+			FUZZ_CHECK(!ftruncate(f->fd, (off_t)len));
+	} else {
+		if (!fuzz_file_create(path, data, len,
+				      f ? f : &fuzz_files[fuzz_nfiles]))
+			return false;
+		if (!f) {
+			f = &fuzz_files[fuzz_nfiles++];
+			strcpy(f->path, path);
+		}
+	}
+	if (!f->put)
+		fuzz_nput++;
+	f->put = true;
+	f->len = len;
 	return true;
+}
+
+/* The files kept from the last input and not put by this one, removed. */
+static void fuzz_dir_prune(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < fuzz_nfiles; i++) {
+		if (fuzz_files[i].put) {
+			fuzz_files[n++] = fuzz_files[i];
+			continue;
+		}
+		close(fuzz_files[i].fd);
+		FUZZ_CHECK(!unlink(fuzz_files[i].path));
+	}
+	fuzz_nfiles = n;
 }
 
 /* One read of fuzz_dir as a raw directory. */
@@ -276,6 +356,7 @@ static void fuzz_read_rawdir(struct rawdir_read *r)
 {
 	FILE *mem;
 
+	fuzz_dir_prune();
 	memset(r, 0, sizeof(*r));
 	check_sink_init(&r->c);
 	r->ret = source_rawdir(fuzz_dir, &r->sum, &r->c.sink, &r->names);

@@ -37,31 +37,40 @@ struct manifest {
 };
 
 /*
- * A file of the raw directory, @rel beneath it; NULL after saying why
- * (@enoent: a hint; NULL: ENOENT is the caller's to say). The directory
+ * A file of the raw directory, @rel beneath it: its descriptor, or -1
+ * after saying why (@enoent: a hint; NULL: ENOENT is the caller's to say). The directory
  * is written by lockdep-collect alone: a symbolic link anywhere beneath
  * it, or anything but a regular file, was planted, and is refused
  * (open_file_strict()).
  */
-static FILE *rawdir_open(const struct manifest *m, const char *rel,
-			 const char *enoent)
+static int rawdir_open_fd(const struct manifest *m, const char *rel,
+			  const char *enoent)
 {
 	struct beneath_refusal r;
-	FILE *fp;
 	int fd = open_file_strict(m->dirfd, rel, &r);
 
 	if (fd < 0 && r.why) {
 		error("'%s/%.*s' %s: refused", m->dir, (int)r.len, rel, r.why);
 		errno = EPERM;
-		return NULL;
+		return -1;
 	}
 	if (fd < 0 && errno == ENOENT && !enoent)
-		return NULL;	/* the caller says it */
-	if (fd < 0) {
+		return -1;	/* the caller says it */
+	if (fd < 0)
 		error("unable to open '%s/%s': %s%s", m->dir, rel,
 		      strerror(errno), errno == ENOENT ? enoent : "");
+	return fd;
+}
+
+/* The same as a stream, for the files read by line. */
+static FILE *rawdir_open(const struct manifest *m, const char *rel,
+			 const char *enoent)
+{
+	FILE *fp;
+	int fd = rawdir_open_fd(m, rel, enoent);
+
+	if (fd < 0)
 		return NULL;
-	}
 	fp = fdopen(fd, "rb");
 	if (!fp) {
 		error("unable to read '%s/%s': %s", m->dir, rel, strerror(errno));
@@ -210,13 +219,12 @@ static int file_fields(const struct manifest *m, size_t i,
 		       char **f, size_t n)
 {
 	char rel[8192], disk[8400];
-	FILE *fp;
 	const char *other;
 	enum item_status st;
 	struct file_item *it = NULL;
 	uint64_t bytes;
 	size_t k;
-	int err = 0;
+	int fd, err = 0;
 
 	if (n < 4 || n > 5 || parse_status(f[1], &st) ||
 	    (st == ITEM_COMPLETE) != (n == 4))
@@ -267,11 +275,11 @@ static int file_fields(const struct manifest *m, size_t i,
 	snprintf(rel, sizeof(rel), "files%s%s", f[2],
 		 st == ITEM_INCOMPLETE ? ".incomplete" : "");
 	snprintf(disk, sizeof(disk), "%s/%s", m->dir, rel);
-	fp = rawdir_open(m, rel, NULL);
-	if (!fp)
+	fd = rawdir_open_fd(m, rel, NULL);
+	if (fd < 0)
 		return errno == ENOENT ?
 		       bad_line(m, i, "the file it lists is not in the directory") : -1;
-	if (source_push_stream(sink, it, fp, disk, st, err) < 0)
+	if (source_push_fd(sink, it, fd, disk, st, err) < 0)
 		return -1;
 	if (it->bytes != bytes)
 		return bad_line(m, i, "the file's size differs from the MANIFEST's");

@@ -48,12 +48,13 @@ int source_procdir(const char *dir, struct collect_summary *sum,
 int source_local(struct collect_summary *sum, struct collect_sink *sink);
 
 /*
- * Open an input file for reading. Every input is untrusted: a symbolic
- * link could name any file of the user (cmdline -> /etc/shadow) and a
- * FIFO would block the run, so both are refused, said, with *@refused
- * set. Otherwise NULL with errno when it cannot be opened.
+ * Open an input file for reading: its descriptor. Every input is
+ * untrusted: a symbolic link could name any file of the user (cmdline ->
+ * /etc/shadow) and a FIFO would block the run, so both are refused,
+ * said, with *@refused set. Otherwise -1 with errno when it cannot be
+ * opened.
  */
-FILE *source_fopen(const char *path, bool *refused);
+int source_open(const char *path, bool *refused);
 
 /*
  * Push the file @disk_path as the collected item @it (its status, bytes
@@ -66,12 +67,11 @@ int source_push_file(struct collect_sink *sink, struct file_item *it,
 		     const char *disk_path, enum item_status as, int err);
 
 /*
- * The same for a file opened already, @fp (closed here), @disk_path
- * naming it in messages. Returns 0, or -1 on a read error or a sink
- * failure.
+ * The same for a file opened already, the descriptor @fd (closed here),
+ * @disk_path naming it in messages. Returns 0, or -1 on a read error or
+ * a sink failure.
  */
-int source_push_stream(struct collect_sink *sink, struct file_item *it,
-		       FILE *fp, const char *disk_path, enum item_status as,
-		       int err);
+int source_push_fd(struct collect_sink *sink, struct file_item *it, int fd,
+		   const char *disk_path, enum item_status as, int err);
 
 #endif

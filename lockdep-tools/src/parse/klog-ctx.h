@@ -96,9 +96,14 @@ struct ctx {
 	unsigned int banner_age;
 };
 
+/*
+ * The first byte compared first: a line of a report is tried against
+ * some forty phrases, and starts with the first byte of few of them.
+ */
 static inline bool starts(const char *s, const char *prefix)
 {
-	return !strncmp(s, prefix, strlen(prefix));
+	return (*s == *prefix || !*prefix) &&
+	       !strncmp(s, prefix, strlen(prefix));
 }
 
 static inline bool ends(const char *s, const char *suffix)

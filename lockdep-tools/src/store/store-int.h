@@ -56,6 +56,8 @@ struct store {
 	sqlite3_stmt *stmt[ST_NR];
 	/* store-read.c: the queries of a report's parts, kept between reports */
 	sqlite3_stmt *report_parts[STORE_REPORT_PARTS];
+	/* store-read.c: a boot's reports (store_report_foreach()), kept */
+	sqlite3_stmt *report_rows;
 	struct pack_check *pack_check;	/* store-graph.c: being checked */
 };
 

@@ -7,6 +7,7 @@
  * an error naming the database, the report and the column, which keeps
  * invariant (1) of report.h true for every report rebuilt.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -477,41 +478,59 @@ static int row_id_ok(const struct store *st, sqlite3_stmt *s)
 	return 0;
 }
 
-static int foreach_row(struct store *st, sqlite3_stmt *s,
-		       void (*fn)(struct ldr_report *r, void *data),
-		       void *data)
+/*
+ * The reports query, prepared once per store like the parts' (parsing
+ * its 24 columns cost more than reading a small boot's report), and
+ * reset after each use. @fn may read reports (store_report_load()), not
+ * start another store_report_foreach() on the same store.
+ */
+static sqlite3_stmt *rows_stmt(struct store *st)
 {
-	struct ldr_report *r;
-	int rc;
+	sqlite3_stmt **s = &st->report_rows;
 
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (!row_id_ok(st, s)) {
-			sqlite3_finalize(s);
-			return -1;
-		}
-		r = report_from_row(s);
-		if (load_parts(st, r, s)) {
-			report_free(r);
-			sqlite3_finalize(s);
-			return -1;
-		}
-		fn(r, data);
+	if (*s) {
+		assert(!sqlite3_stmt_busy(*s));
+		return *s;
 	}
-	return store_finish(st, s, rc, 0);
+	if (sqlite3_prepare_v3(st->db, REPORT_COLUMNS
+			       " WHERE ? = 0 OR boot_id = ? ORDER BY id", -1,
+			       SQLITE_PREPARE_PERSISTENT, s, NULL)) {
+		store_fail(st, "unable to read");
+		return NULL;
+	}
+	return *s;
 }
 
 int store_report_foreach(struct store *st, int64_t boot_id,
 			 void (*fn)(struct ldr_report *r, void *data),
 			 void *data)
 {
-	sqlite3_stmt *s;
+	sqlite3_stmt *s = rows_stmt(st);
+	struct ldr_report *r;
+	int rc, ret = 0;
 
-	if (store_prepare(st, REPORT_COLUMNS " WHERE ? = 0 OR boot_id = ?"
-		    " ORDER BY id", &s))
+	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, boot_id);
 	sqlite3_bind_int64(s, 2, boot_id);
-	return foreach_row(st, s, fn, data);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (!row_id_ok(st, s)) {
+			ret = -1;
+			break;
+		}
+		r = report_from_row(s);
+		if (load_parts(st, r, s)) {
+			report_free(r);
+			ret = -1;
+			break;
+		}
+		fn(r, data);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_fail(st, "unable to read");
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return ret;
 }
 
 struct ldr_report *store_report_load(struct store *st, int64_t id,

@@ -579,6 +579,7 @@ void store_close(struct store *st)
 		sqlite3_finalize(st->stmt[i]);
 	for (i = 0; i < STORE_REPORT_PARTS; i++)
 		sqlite3_finalize(st->report_parts[i]);
+	sqlite3_finalize(st->report_rows);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);

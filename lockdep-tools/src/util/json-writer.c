@@ -152,7 +152,17 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 	return n;
 }
 
-/* The quoted, escaped string; no separator handling. */
+/* Printable ASCII but '"' and '\\': the bytes written as they are. */
+static bool plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
+/*
+ * The quoted, escaped string; no separator handling. A run of plain
+ * bytes goes out in one fwrite(), not one call a byte: most strings are
+ * a single run.
+ */
 static void write_string(struct json_writer *w, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -162,6 +172,13 @@ static void write_string(struct json_writer *w, const char *str, size_t len)
 	while (i < len) {
 		unsigned char c = s[i];
 
+		for (n = i; n < len && plain(s[n]); n++)
+			;
+		if (n > i) {
+			fwrite(s + i, 1, n - i, w->out);
+			i = n;
+			continue;
+		}
 		switch (c) {
 		case '"':
 			fputs("\\\"", w->out);

@@ -118,6 +118,13 @@ static const char *not_dir_reason(int dirfd, const char *comp)
 	return S_ISLNK(st.st_mode) ? "is a symbolic link" : "is not a directory";
 }
 
+/* A name of a component: not empty, ".", ".." or too long. */
+static bool plain_name(const char *p, size_t n)
+{
+	return n && n <= NAME_MAX &&
+	       !(p[0] == '.' && (n == 1 || (n == 2 && p[1] == '.')));
+}
+
 /*
  * One component of @rel at a time, each opened with O_NOFOLLOW from the
  * descriptor of the one before: a link swapped in at any point cannot
@@ -138,8 +145,7 @@ int open_dir_strict(int dirfd, const char *rel, bool create,
 		end = strchrnul(p, '/');
 		n = (size_t)(end - p);
 		r->len = (size_t)(end - rel);
-		if (!n || n > NAME_MAX || (p[0] == '.' && (n == 1 ||
-		    (n == 2 && p[1] == '.')))) {
+		if (!plain_name(p, n)) {
 			r->why = "is not a plain name";
 			break;
 		}
@@ -174,7 +180,38 @@ int open_dir_strict(int dirfd, const char *rel, bool create,
 	return fd;
 }
 
-int open_file_strict(int dirfd, const char *rel, struct beneath_refusal *r)
+static bool plain_names(const char *rel)
+{
+	const char *p = rel, *end;
+
+	for (;;) {
+		end = strchrnul(p, '/');
+		if (!plain_name(p, (size_t)(end - p)))
+			return false;
+		if (!*end)
+			return true;
+		p = end + 1;
+	}
+}
+
+/*
+ * The strict walk's rules in one openat2(): beneath @dirfd, no symbolic
+ * link followed, none as the last name either. -1 with errno otherwise
+ * (ENOSYS without openat2(), ELOOP at a link, ENOTDIR, ...).
+ */
+static int open_no_links(int dirfd, const char *rel)
+{
+	struct open_how how = {
+		.flags = OPEN_FLAGS | O_NOFOLLOW,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS,
+	};
+
+	return (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+}
+
+static int walk_file_strict(int dirfd, const char *rel,
+			    struct beneath_refusal *r)
 {
 	const char *slash = strrchr(rel, '/'), *name = slash ? slash + 1 : rel;
 	char dir[PATH_MAX];
@@ -208,6 +245,34 @@ int open_file_strict(int dirfd, const char *rel, struct beneath_refusal *r)
 		close(fd);
 	errno = err;
 	return r->why ? -1 : fd;
+}
+
+/*
+ * openat2() first: one system call, where the walk makes two for each
+ * directory on the way (a raw directory's files are three to six deep).
+ * It opens what the walk would and nothing else: the names are checked
+ * first, and a link anywhere fails it. Whatever it fails on but a
+ * missing file, the walk does again, and says which name it refused.
+ */
+int open_file_strict(int dirfd, const char *rel, struct beneath_refusal *r)
+{
+	struct stat st;
+	int fd, err;
+
+	r->why = NULL;
+	if (!plain_names(rel))
+		return walk_file_strict(dirfd, rel, r);
+	fd = open_no_links(dirfd, rel);
+	if (fd < 0 && errno == ENOENT)
+		return -1;
+	if (fd < 0)
+		return walk_file_strict(dirfd, rel, r);
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		return fd;
+	err = errno;
+	close(fd);
+	errno = err;
+	return walk_file_strict(dirfd, rel, r);
 }
 
 int create_new_at(int dirfd, const char *name)
