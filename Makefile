@@ -348,7 +348,8 @@ fuzz-long: deps
 
 CHECK_612_TESTS := vm/tests/t0100-boot.sh vm/tests/t0200-options.sh \
 	vm/tests/t0300-scenarios.sh vm/tests/t0310-report-all-dependencies.sh \
-	vm/tests/t0320-held-lock-reports.sh vm/tests/t0400-graph-export.sh \
+	vm/tests/t0320-held-lock-reports.sh vm/tests/t0330-trace-table-full.sh \
+	vm/tests/t0340-report-all-oracle.sh vm/tests/t0400-graph-export.sh \
 	vm/tests/t0710-report-console.sh vm/tests/t0900-dependency-events.sh
 
 # t0800 boots the plain kernel too, through make vm-boot KERNEL_IMAGE=.

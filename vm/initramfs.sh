@@ -38,11 +38,18 @@ if [ -d "$MODULES/lib/modules" ]; then
 fi
 # The kernel tree's kselftest of the scenario module, as kselftest
 # installs it: the boot tests run it in the guest and read its KTAP. A
-# tree without it (the plain kernel's) packs none.
+# tree without it (the plain kernel's) packs none. Where it prints its
+# KTAP with kselftest's ktap_helpers.sh (6.12), that goes where
+# kselftest installs it too.
 KSFT=$KSRC/tools/testing/selftests/lockdep/scenarios.sh
+KTAP_HELPERS=$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh
 if [ -f "$KSFT" ]; then
 	mkdir -p "$ROOT/kselftest/lockdep"
 	install -m 0755 "$KSFT" "$ROOT/kselftest/lockdep/"
+	if grep -q ktap_helpers.sh "$KSFT"; then
+		mkdir -p "$ROOT/kselftest/kselftest"
+		install -m 0644 "$KTAP_HELPERS" "$ROOT/kselftest/kselftest/"
+	fi
 fi
 # pack DIR OUT: cpio_pack, said
 pack() {

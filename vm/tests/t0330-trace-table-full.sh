@@ -27,10 +27,6 @@
 
 VMDIR=${BUILD:-$TOP/build}/vm
 
-if [ "${KERNEL_SOURCE:-linux-source-6.1}" != linux-source-6.1 ]; then
-	test_skip_all 'the stack-trace table full as a cycle is found' \
-		'series v3 on 6.12, ported next'
-fi
 
 # full NAME: scenario trace-table-full ran in boot NAME, filled the table
 # and the cycle found it full; its console segment in NAME.seg
@@ -47,14 +43,19 @@ full() {
 	test "$(ldstat "$dir/raw" debug_locks)" = 0
 }
 
-test_expect_success 'plain 6.1: boot, trigger trace-table-full' '
-	{ KERNEL_VARIANT=plain "$TOP/vm/boot.sh" -n t0330-plain -t 400 -- \
-		--trigger trace-table-full >out 2>&1 || { tail -5 out; false; }; }
-'
+# 6.12 (KERNEL_SOURCE=linux-source-6.12): the series' half only, as
+# make check-612 builds no plain 6.12 kernel (the plain kernel is the
+# 6.1 bench's peer).
+if [ "${KERNEL_SOURCE:-linux-source-6.1}" = linux-source-6.1 ]; then
+	test_expect_success 'plain 6.1: boot, trigger trace-table-full' '
+		{ KERNEL_VARIANT=plain "$TOP/vm/boot.sh" -n t0330-plain -t 400 -- \
+			--trigger trace-table-full >out 2>&1 || { tail -5 out; false; }; }
+	'
 
-test_expect_success 'plain 6.1: the table found full by the cycle' '
-	full plain
-'
+	test_expect_success 'plain 6.1: the table found full by the cycle' '
+		full plain
+	'
+fi
 
 test_expect_success 'the series: boot, trigger trace-table-full' '
 	{ "$TOP/vm/boot.sh" -n t0330-series -t 400 -- \

@@ -33,11 +33,6 @@
 VMDIR=${BUILD:-$TOP/build}/vm
 dir=$VMDIR/t0340-recursion
 
-if [ "${KERNEL_SOURCE:-linux-source-6.1}" != linux-source-6.1 ]; then
-	test_skip_all 'report_all records every dependency after a recursion report' \
-		'series v3 on 6.12, ported next'
-fi
-
 # The dependencies the scenarios made, "FROM TO" by class name, sorted.
 cat >"$TRASH/pairs" <<'EOF'
 rtc_p rtc_q
