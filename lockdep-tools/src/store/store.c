@@ -427,6 +427,45 @@ static int store_migrate_private(struct store *st, int v)
 	return store_migrate_to(st, store_nr_migrations);
 }
 
+/*
+ * Turning the file to WAL needs it alone, and SQLite does not call the
+ * busy handler for that: two tools opening a new database at once (a
+ * merge and a collect into one fleet database) saw "database is locked"
+ * (t6200's case of the same name, once in a few dozen runs). WAL stays
+ * with the file, so the first opener's conversion serves every later
+ * one; until then this waits as the busy timeout would. A refused
+ * conversion may also answer with the old mode instead of an error.
+ */
+static int store_journal_wal(struct store *st)
+{
+	const struct timespec pause = { 0, 10 * 1000 * 1000 };
+	sqlite3_stmt *s;
+	const char *mode;
+	int rc, waited_ms;
+
+	for (waited_ms = 0;; waited_ms += 10) {
+		if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1,
+				       &s, NULL) != SQLITE_OK)
+			return store_fail(st, "unable to configure");
+		rc = sqlite3_step(s);
+		mode = rc == SQLITE_ROW ? store_col_text(s, 0) : NULL;
+		if (mode && !strcmp(mode, "wal")) {
+			sqlite3_finalize(s);
+			return 0;
+		}
+		sqlite3_finalize(s);
+		if ((rc == SQLITE_ROW || (rc & 0xff) == SQLITE_BUSY) &&
+		    waited_ms < STORE_BUSY_TIMEOUT_MS) {
+			nanosleep(&pause, NULL);
+			continue;
+		}
+		if (rc == SQLITE_ROW)
+			return error("unable to configure '%s': it stays in journal mode '%s', not WAL",
+				     st->path, mode ? mode : "?");
+		return store_fail(st, "unable to configure");
+	}
+}
+
 static int store_configure(struct store *st)
 {
 	int v;
@@ -446,7 +485,7 @@ static int store_configure(struct store *st)
 	 * was a pwrite per journaled page, a million for 650k rows. In
 	 * memory it is bounded by the pages one statement changes.
 	 */
-	if (store_exec(st, "PRAGMA journal_mode = WAL", "configure") ||
+	if (store_journal_wal(st) ||
 	    store_exec(st, "PRAGMA wal_autocheckpoint = 0", "configure") ||
 	    store_exec(st, "PRAGMA temp_store = MEMORY", "configure"))
 		return -1;

@@ -158,6 +158,35 @@ test_expect_success 'merges and collections into one database at once all land' 
 	[ "$(sqlite3 fleet.db "PRAGMA integrity_check")" = ok ]
 '
 
+# hold_fresh DB TOOL ARGS...: a writer holds DB (new, rollback mode) while
+# TOOL opens it; the lock goes once TOOL has the file open, so TOOL meets
+# it when turning the file to WAL, where SQLite calls no busy handler.
+hold_fresh() {
+	local db=$1 tool
+	shift
+	: >"$db" && rm -f hold.fifo && mkfifo hold.fifo || return 1
+	sqlite3 "$db" <hold.fifo >/dev/null &
+	exec 9>hold.fifo
+	echo "BEGIN IMMEDIATE; CREATE TABLE held(a);" >&9 || return 1
+	"$@" >/dev/null 2>hold.err &
+	tool=$!
+	while ! ls -l /proc/$tool/fd 2>/dev/null | grep -q "/$db\$"; do
+		kill -0 $tool 2>/dev/null || break
+		sleep 0.05
+	done
+	sleep 0.5
+	echo "ROLLBACK;" >&9
+	exec 9>&-
+	wait $tool || { cat hold.err; return 1; }
+}
+
+test_expect_success 'a writer holding a new database: merge and collect wait for it' '
+	hold_fresh held1.db "$BIN/lockdep-collect" --db held1.db --proc-dir "$FIX" &&
+	[ "$(sqlite3 held1.db "PRAGMA journal_mode")" = wal ] &&
+	hold_fresh held2.db merge --db held2.db src1.db &&
+	[ "$(sqlite3 held2.db "SELECT count(*) FROM boots")" = 1 ]
+'
+
 test_expect_success 'a database merged into itself: said so at once (2)' '
 	merge --db self.db "$TRASH/a.db" >/dev/null && rows self.db >before &&
 	ln self.db self-link.db &&
