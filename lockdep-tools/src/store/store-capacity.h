@@ -90,6 +90,38 @@ int store_capacity_snapshot(struct store *st, int64_t boot,
 				      void *data),
 			    void *data);
 
+/*
+ * Every line of every sample of the boot's series, in the series' order
+ * (lockdep-db(5), stats_samples): for the projection of a boot whose
+ * lockdep turned itself off (report/capacity.h).
+ */
+struct store_cap_sample {
+	long long idx;		/* the sample's place in the series */
+	long long time_ms;	/* guest time it was read at */
+	bool snapshot;		/* taken at a "too low" report */
+	/* periodic: the last kernel log record read before it, if has_ */
+	long long kmsg_seq;
+	bool has_kmsg_seq;
+	const char *name;	/* a lockdep_stats line of it */
+	unsigned long long value;
+};
+int store_capacity_samples(struct store *st, int64_t boot,
+			   int (*fn)(const struct store_cap_sample *s,
+				     void *data),
+			   void *data);
+
+/* The boot's workload (lockdep-db(5), workloads). */
+struct store_cap_workload {
+	bool exited;
+	long long start_seq;	/* the first kernel log record of its run */
+	bool has_start_seq;
+	long long duration_ms;	/* the agent's measure of its run */
+	bool has_duration;
+};
+/* 1 and *@w if boot @boot ran a workload, 0 if not, -1. */
+int store_capacity_workload(struct store *st, int64_t boot,
+			    struct store_cap_workload *w);
+
 /* The value of CONFIG_@name in the boot's /proc/config.gz (1), 0 if not there, -1. */
 int store_capacity_config(struct store *st, int64_t boot, const char *name,
 			  long long *value);
