@@ -164,7 +164,9 @@ int store_capacity_growth(struct store *st, int64_t boot,
 
 	return store_each_row(st,
 		"WITH b AS (SELECT min(idx) AS f, max(idx) AS l, count(*) AS n"
-		"  FROM stats_samples WHERE boot_id = ?1 AND kind = 'periodic')"
+		"  FROM stats_samples WHERE boot_id = ?1 AND kind = 'periodic'"
+		"  AND idx < coalesce((SELECT min(idx) FROM stats_samples"
+		"   WHERE boot_id = ?1 AND kind = 'snapshot'), 1 << 62))"
 		" SELECT v1.name, v1.value, v2.value, s1.time_ms, s2.time_ms, b.n"
 		" FROM b JOIN stats_samples s1 ON s1.boot_id = ?1 AND s1.idx = b.f"
 		" JOIN stats_samples s2 ON s2.boot_id = ?1 AND s2.idx = b.l"

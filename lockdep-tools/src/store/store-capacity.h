@@ -62,8 +62,10 @@ int store_capacity_traces(struct store *st, int64_t boot,
 			  void *data);
 
 /*
- * The agent's lockdep_stats series (schema 15, lockdep-db(5)): each line
- * of the boot's first and last periodic sample, when it has two or more.
+ * The agent's lockdep_stats series (schema 17, lockdep-db(5)): each line
+ * of the boot's first and last periodic sample, when it has two or more
+ * (the last before its snapshot, when it has one: lockdep counted
+ * nothing after it).
  */
 struct store_cap_growth {
 	const char *name;	/* the lockdep_stats label */
