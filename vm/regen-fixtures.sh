@@ -25,7 +25,8 @@
 #                   snapshot and 5 after it (the cut is one gap, said
 #                   when collected)
 #   workload        the MANIFEST's line of the workload's run (its
-#                   start in the kernel log, its duration)
+#                   start in the kernel log, its duration), and its
+#                   output as the agent kept it (workload.out)
 #   snapshot-graph  the graph export the agent copied at "too low", whole
 #                   (the analysis is of all of it), gzip'ed
 #   kmsg            the kernel log records as the agent sent them: the
@@ -49,6 +50,7 @@ if [ "${KERNEL_VARIANT:-}" = capacity ]; then
 	# the run's line of the MANIFEST: where it started in the kernel log
 	grep "^workload exited " "$raw/MANIFEST" >"$out/workload" ||
 		die "$raw/MANIFEST: the workload did not end"
+	cp "$raw/workload.out" "$out/workload.out"
 	start=$(cut -d' ' -f4 "$out/workload")
 	snap=$(sed -n 's/^@ \([0-9]*\) [0-9]* snapshot .*/\1/p' "$series")
 	# sample 0, then from the last sample before the workload (the
