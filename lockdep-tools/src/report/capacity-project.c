@@ -62,24 +62,29 @@ static unsigned long long project(unsigned long long from,
 int capacity_project(struct store *st, int64_t boot,
 		     struct cap_projection *p, char **why_not)
 {
-	struct store_cap_workload w;
+	struct store_workload w;
 	struct series se = { 0 };
 	const struct sample *start = NULL, *out = NULL;
 	struct strbuf sb = STRBUF_INIT;
+	long long start_seq, workload_ms;
 	size_t i;
 	int ret, t;
 
 	memset(p, 0, sizeof(*p));
 	*why_not = NULL;
-	ret = store_capacity_workload(st, boot, &w);
+	ret = store_workload_load(st, boot, &w);
 	if (ret < 0)
 		return -1;
-	if (!ret || !w.exited || !w.has_duration || !w.has_start_seq) {
+	start_seq = w.start_seq;
+	workload_ms = w.duration_ms;
+	if (!ret || w.state != STORE_WORKLOAD_EXITED || !w.has_start_seq)
 		strbuf_addstr(&sb, !ret ? "the boot ran no workload" :
-			      !w.exited ? "its workload did not end" :
+			      w.state != STORE_WORKLOAD_EXITED ?
+			      "its workload did not end" :
 			      "its workload has no start in the kernel log");
+	store_workload_release(&w);
+	if (sb.len)
 		goto none;
-	}
 	if (store_capacity_samples(st, boot, sample_line, &se))
 		return -1;
 	for (i = 0; i < se.nr && !out; i++) {
@@ -88,7 +93,7 @@ int capacity_project(struct store *st, int64_t boot,
 		if (s->snapshot)
 			out = s;
 		else if (!start && s->has_kmsg_seq &&
-			 s->kmsg_seq >= w.start_seq)
+			 s->kmsg_seq >= start_seq)
 			start = s;
 	}
 	if (!out) {
@@ -102,7 +107,7 @@ int capacity_project(struct store *st, int64_t boot,
 	p->boot = boot;
 	p->start_ms = start->time_ms;
 	p->out_ms = out->time_ms;
-	p->workload_ms = w.duration_ms;
+	p->workload_ms = workload_ms;
 	p->start_idx = start->idx;
 	if (p->out_ms <= p->start_ms) {
 		strbuf_addstr(&sb, "the snapshot is not after the workload's first sample");

@@ -246,28 +246,6 @@ int store_capacity_samples(struct store *st, int64_t boot,
 		boot, sample_row, &r);
 }
 
-static int workload_row(sqlite3_stmt *s, void *data)
-{
-	struct store_cap_workload *w = data;
-
-	w->exited = sqlite3_column_int(s, 0) != 0;
-	w->has_start_seq = sqlite3_column_type(s, 1) != SQLITE_NULL;
-	w->start_seq = sqlite3_column_int64(s, 1);
-	w->has_duration = sqlite3_column_type(s, 2) != SQLITE_NULL;
-	w->duration_ms = sqlite3_column_int64(s, 2);
-	return 1;
-}
-
-int store_capacity_workload(struct store *st, int64_t boot,
-			    struct store_cap_workload *w)
-{
-	memset(w, 0, sizeof(*w));
-	return store_each_row(st,
-		"SELECT state = 'exited', start_seq, duration_ms"
-		" FROM workloads WHERE boot_id = ?1",
-		boot, workload_row, w);
-}
-
 struct config_query {
 	const char *name;
 	long long *value;

@@ -112,18 +112,6 @@ int store_capacity_samples(struct store *st, int64_t boot,
 				     void *data),
 			   void *data);
 
-/* The boot's workload (lockdep-db(5), workloads). */
-struct store_cap_workload {
-	bool exited;
-	long long start_seq;	/* the first kernel log record of its run */
-	bool has_start_seq;
-	long long duration_ms;	/* the agent's measure of its run */
-	bool has_duration;
-};
-/* 1 and *@w if boot @boot ran a workload, 0 if not, -1. */
-int store_capacity_workload(struct store *st, int64_t boot,
-			    struct store_cap_workload *w);
-
 /* The value of CONFIG_@name in the boot's /proc/config.gz (1), 0 if not there, -1. */
 int store_capacity_config(struct store *st, int64_t boot, const char *name,
 			  long long *value);
