@@ -292,8 +292,10 @@ CHECK_KASAN_TESTS := vm/tests/t0720-kasan.sh vm/tests/t0710-report-console.sh
 # CAPACITY_CONFIGS, each a different table: t0350 (the report, the
 # agent's snapshot linked to it, the series); then t0355, the advice
 # proven: advised from the lockdep kernel's whole boot, the capacity
-# tree rebuilt with it, booted with the headroom said. Not in check, nor in CI:
-# a kernel of its own (doc/measurements.md).
+# tree rebuilt with it, booted with the headroom said; then t0356, the
+# advice projected from each of t0350's boots (they ran out) proven the
+# same way. Not in check, nor in CI: a kernel of its own
+# (doc/measurements.md).
 CAPACITY_CONFIGS := vm/capacity.config vm/capacity-chains.config
 
 kernel-capacity: kernel
@@ -307,7 +309,8 @@ check-capacity: initramfs initramfs-capacity
 		KERNEL_VARIANT=capacity CAPACITY_CONFIG=$(CURDIR)/$$c vm/kernel.sh all; \
 		KERNEL_VARIANT=capacity CAPACITY_CONFIG=$(CURDIR)/$$c \
 			tests/run-tap.sh vm/tests/t0350-capacity.sh; done
-	@KERNEL_VARIANT=capacity tests/run-tap.sh vm/tests/t0355-capacity-advice.sh
+	@KERNEL_VARIANT=capacity tests/run-tap.sh vm/tests/t0355-capacity-advice.sh \
+		vm/tests/t0356-capacity-projected.sh
 
 # Debian's own kernel (the newest linux-image-6.1.0-N-amd64 apt offers,
 # fetched into build/distro/, never installed) with its modules and a

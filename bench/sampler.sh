@@ -24,7 +24,8 @@
 # to build/logs/NAME.txt (NAME: bench-sampler).
 #
 # Environment: MODE (icount or wall), WORKLOAD (default
-# vm/workloads/all.sh), SAMPLE_MS (default 2000), NAME (default
+# vm/workloads/all.sh), SAMPLE_MS (default 2000), RUN_S (how long the
+# workload may run, host seconds, default 3600), NAME (default
 # bench-sampler), BENCH_SMALL=1 (make check: sys-smoke.sh alone,
 # sampled every 200 ms, under the NAME check-sampler).
 set -euo pipefail
@@ -36,6 +37,9 @@ if [ "${BENCH_SMALL:-}" = 1 ]; then
 	SAMPLE_MS=${SAMPLE_MS:-200} NAME=${NAME:-check-sampler}
 fi
 MODE=${MODE:-icount}
+# how long the workload may run, in the host's seconds: all.sh under
+# TCG took more than boot.sh's default 600 at load 24 (2026-12-08)
+RUN_S=${RUN_S:-3600}
 WORKLOAD=${WORKLOAD:-$TOP/vm/workloads/all.sh}
 SAMPLE_MS=${SAMPLE_MS:-2000}
 NAME=${NAME:-bench-sampler}
@@ -61,7 +65,7 @@ boot() {
 	local name=$NAME-$1 dir ms=0 wl n
 	[ "$1" = on ] && ms=$SAMPLE_MS
 	dir=$BUILD/vm/$name
-	SAMPLE_MS=$ms "$TOP/vm/boot.sh" -n "$name" -t 900 -r "$WORKLOAD" \
+	SAMPLE_MS=$ms "$TOP/vm/boot.sh" -n "$name" -t 900 -w "$RUN_S" -r "$WORKLOAD" \
 		-f "$(dirname "$WORKLOAD")" >"$LOGS/$name.log" 2>&1 ||
 		{ tail -n 15 "$LOGS/$name.log" >&2; die "boot $name failed (log: $LOGS/$name.log)"; }
 	# "workload exited NAME START END STATUS DURATION_MS OUTPUT"

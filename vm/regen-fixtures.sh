@@ -19,9 +19,14 @@
 # workload boot of the capacity kernel (make check-capacity's t0350:
 # FROM=t0350-capacity takes its boot as it is, else pass the workload,
 # "-r vm/workloads/all.sh -f vm/workloads", and SAMPLE_MS=1000):
-#   stats           the agent's series: its first sample, the last
-#                   SERIES_KEEP (24) up to the snapshot and 5 after it
-#                   (the cut is one gap, said when collected)
+#   stats           the agent's series: its first sample, then from the
+#                   last one before the workload (the first after it
+#                   starts the projection, lockdep-report(1)) up to the
+#                   snapshot and 5 after it (the cut is one gap, said
+#                   when collected)
+#   workload        the MANIFEST's line of the workload's run (its
+#                   start in the kernel log, its duration), and its
+#                   output as the agent kept it (workload.out)
 #   snapshot-graph  the graph export the agent copied at "too low", whole
 #                   (the analysis is of all of it), gzip'ed
 #   kmsg            the kernel log records as the agent sent them: the
@@ -42,9 +47,18 @@ if [ "${KERNEL_VARIANT:-}" = capacity ]; then
 	[ -f "$series" ] && [ -f "$raw/files/run/lockdep/snapshot-graph" ] ||
 		die "$raw has no series and snapshot: not a boot that ran out?"
 	mkdir -p "$out"
-	keep=${SERIES_KEEP:-24}
+	# the run's line of the MANIFEST: where it started in the kernel log
+	grep "^workload exited " "$raw/MANIFEST" >"$out/workload" ||
+		die "$raw/MANIFEST: the workload did not end"
+	cp "$raw/workload.out" "$out/workload.out"
+	start=$(cut -d' ' -f4 "$out/workload")
 	snap=$(sed -n 's/^@ \([0-9]*\) [0-9]* snapshot .*/\1/p' "$series")
-	awk -v from=$((snap - keep)) -v to=$((snap + 5)) '
+	# sample 0, then from the last sample before the workload (the
+	# projection's start, lockdep-report(1)) to 5 after the snapshot
+	from=$(awk -v start="$start" '$1 == "@" && $4 == "periodic" &&
+		NF == 6 && $6 >= start { print $2 - 1; exit }' "$series")
+	[ -n "$from" ] || die "$series: no sample says it was taken in the workload"
+	awk -v from="$from" -v to=$((snap + 5)) '
 		/^@ / { n = $2 } n == 0 || (n >= from && n <= to) { print }' \
 		"$series" >"$out/stats"
 	gzip -9n <"$raw/files/run/lockdep/snapshot-graph" >"$out/snapshot-graph.gz"

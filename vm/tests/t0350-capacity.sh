@@ -23,15 +23,18 @@
 #             class's list; a chain is charged to its last class)
 # Skipped unless the capacity kernel is built from the series as it is
 # now with CAPACITY_CONFIG ('make check-capacity' builds it, once per
-# fragment). The boot lands in $BUILD/vm/t0350-capacity/.
+# fragment). The boot lands in $BUILD/vm/t0350-NAME/, its database in
+# $BUILD/vm/t0350-NAME.db (NAME: the fragment's: capacity,
+# capacity-chains; t0356 advises from it).
 
 . "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
 
 export KERNEL_VARIANT=capacity
 CONFIG=${CAPACITY_CONFIG:-$TOP/vm/capacity.config}
 eval "$(. "$TOP/vm/lib.sh" &&
-	echo "KREPO='$KREPO' KTREE='$KSRC' KIMAGE='$KIMAGE'")"
-DB=$TRASH/db
+	echo "KREPO='$KREPO' KTREE='$KSRC' KIMAGE='$KIMAGE' BUILD='$BUILD'")"
+NAME=t0350-$(basename "$CONFIG" .config)
+DB=$BUILD/vm/$NAME.db
 
 if [ ! -f "$KIMAGE" ]; then
 	test_skip_all 'the capacity kernel' "its own target: make check-capacity (no capacity kernel here)"
@@ -65,8 +68,9 @@ fi
 
 test_expect_success "all.sh on the capacity kernel ($(basename "$CONFIG")): stored, with a series" '
 	# the workload may fail once lockdep is off (4); the boot is whole
+	rm -f "$DB" &&
 	{ test_expect_code 0,4 env SAMPLE_MS=1000 "$TOP/vm/boot.sh" \
-		-n t0350-capacity -r "$TOP/vm/workloads/all.sh" \
+		-n "$NAME" -r "$TOP/vm/workloads/all.sh" \
 		-f "$TOP/vm/workloads" -- --db "$DB" --label capacity \
 		--vmlinux "$KTREE/vmlinux" >out 2>&1 || { cat out; false; }; } &&
 	cat out &&

@@ -6,9 +6,8 @@
 # vm/workloads/all.sh reports the limit. Here:
 #   whole     the lockdep kernel (its default BITS) runs all.sh with no
 #             limit report: its counts are the workload's, not the lower
-#             bounds of a boot that ran out (advice from those is
-#             "unsure"; capstore's hand proof advised from one and got
-#             12.5 % free instead of 50 %)
+#             bounds of a boot that ran out (advice from those is a
+#             projection: t0356 proves it from t0350's boots)
 #   advice    lockdep-report --capacity --headroom=H --fragment of that
 #             boot: sure, and not the default in at least one option.
 #             The advice never goes below the boot's own BITS, so H is
@@ -31,6 +30,7 @@
 # (NAME.db, and NAME.db.tables: the tables checked).
 
 . "$(dirname "$0")/../../lockdep-tools/tests/t/lib.sh"
+. "$(dirname "$0")/capacity-lib.sh"
 
 H=80
 TOL=10
@@ -46,37 +46,9 @@ if [ ! -f "$KREPO/arch/x86/boot/bzImage" ]; then
 	test_skip_all 'the advice' "its own target: make check-capacity (no lockdep kernel here)"
 fi
 
-# boot NAME DB VARIANT: all.sh on that kernel, stored in DB (anew)
-boot() {
-	local tree
-	rm -f "$2" &&
-	tree=$(KERNEL_VARIANT=$3 && . "$TOP/vm/lib.sh" && echo "$KSRC") &&
-	KERNEL_VARIANT=$3 SAMPLE_MS=1000 "$TOP/vm/boot.sh" -n "t0355-$1" \
-		-r "$TOP/vm/workloads/all.sh" -f "$TOP/vm/workloads" -- \
-		--db "$2" --label "$1" \
-		--vmlinux "$tree/vmlinux"
-}
-
-# holds DB TOL: each sized table has at most (100 - H) % used, TOL % of
-# its use allowed over; prints each table
-holds() {
-	"$BIN/lockdep-report" --db "$1" --capacity --json >"$1.cap" &&
-	jq -r '.tables[] | select(.table == "list_entries" or .table == "chains"
-		or .table == "chain_hlocks" or .table == "stack_trace_entries")
-		| "\(.table) \(.used) \(.max)"' "$1.cap" >"$1.tables" &&
-	test "$(wc -l <"$1.tables")" = 4 &&
-	awk -v h="$H" -v tol="$2" '
-		{ free = 100 - 100 * $2 / $3
-		  ok = $2 * 100 * 100 <= $3 * (100 - h) * (100 + tol)
-		  printf "%s: %d of %d, %.1f %% free (%s)\n", $1, $2, $3, free,
-			ok ? "holds" : "short"
-		  if (!ok) bad = 1 }
-		END { exit bad }' "$1.tables"
-}
-
 test_expect_success 'all.sh on the lockdep kernel: whole, no limit report' '
-	{ boot whole "$WHOLE" lockdep >out 2>&1 || { cat out; false; }; } &&
-	test "$(sqlite3 "$WHOLE" "SELECT count(*) FROM reports WHERE type = '\''lockdep-limit'\''")" = 0
+	{ capacity_boot t0355-whole "$WHOLE" lockdep >out 2>&1 || { cat out; false; }; } &&
+	test "$(capacity_limits "$WHOLE")" = 0
 '
 
 test_expect_success "the advice for --headroom=$H: sure, not the defaults" '
@@ -99,13 +71,13 @@ test_expect_success 'the capacity kernel built with the advice' '
 '
 
 test_expect_success "all.sh on it: no limit report, $H % free (tolerance $TOL %)" '
-	{ boot advised "$ADVISED" capacity >out 2>&1 || { cat out; false; }; } &&
-	test "$(sqlite3 "$ADVISED" "SELECT count(*) FROM reports WHERE type = '\''lockdep-limit'\''")" = 0 &&
-	holds "$ADVISED" "$TOL"
+	{ capacity_boot t0355-advised "$ADVISED" capacity >out 2>&1 || { cat out; false; }; } &&
+	test "$(capacity_limits "$ADVISED")" = 0 &&
+	capacity_holds "$ADVISED" "$H" "$TOL"
 '
 
 test_expect_success 'the check (no tolerance) fails on the lockdep kernel: one bit fewer' '
-	test_must_fail holds "$WHOLE" 0 >short &&
+	test_must_fail capacity_holds "$WHOLE" "$H" 0 >short &&
 	cat short &&
 	grep -q "^list_entries: .* (short)$" short
 '

@@ -159,11 +159,20 @@ static unsigned int table_need(const struct cap_usage *u, enum cap_table t,
 		return 0;
 	}
 	need = need_bits(u->used[t], per_bit, free);
-	strbuf_addf(&sb, "%s: %llu used", cap_tables[t].text, u->used[t]);
-	if (u->max[t])
-		strbuf_addf(&sb, " of %llu (%u %%)", u->max[t],
-			    pct(u->used[t], u->max[t]));
-	else
+	if (u->projected[t]) {
+		strbuf_addf(&sb, "%s: %llu projected for the whole workload (%llu used",
+			    cap_tables[t].text, u->used[t], u->measured[t]);
+		if (u->max[t])
+			strbuf_addf(&sb, " of %llu", u->max[t]);
+		strbuf_addstr(&sb, " when lockdep turned off)");
+	} else {
+		strbuf_addf(&sb, "%s: %llu used", cap_tables[t].text,
+			    u->used[t]);
+		if (u->max[t])
+			strbuf_addf(&sb, " of %llu (%u %%)", u->max[t],
+				    pct(u->used[t], u->max[t]));
+	}
+	if (!u->max[t])
 		a->sure = false;	/* the boot's own size is not known */
 	if (!cap_tables[t].option)
 		strbuf_addf(&sb, "; %s has no option in 6.1", cap_tables[t].limit);
@@ -200,7 +209,9 @@ void advise_capacity(const struct cap_usage *u, unsigned int headroom,
 		if (o == CAP_OPT_CHAINS_BITS && !opts[o].current)
 			opts[o].current = bits_of(u->max[CAP_CHAIN_HLOCKS] / 5);
 	}
-	if (u->lower_bound) {
+	if (u->lower_bound && u->has_projection) {
+		add_reason(a, xstrdup("lockdep turned itself off in this boot (debug_locks 0): every table stopped growing there; the advice is for each table's growth in the workload up to then, projected at the same rate over the whole workload (the projection line says its basis)"));
+	} else if (u->lower_bound) {
 		add_reason(a, xstrdup("lockdep turned itself off in this boot (debug_locks 0): every table stopped growing there, so each count is a lower bound of what the workload needs; boot again with the advice to see"));
 		a->sure = false;
 	}

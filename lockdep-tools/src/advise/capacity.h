@@ -17,7 +17,8 @@
  *  (3) The stack trace hash keeps the kernel's default ratio to the
  *      trace table (19 bits of entries to 14 of buckets).
  *  (4) Counts of a boot whose lockdep turned itself off are lower bounds:
- *      such advice is never sure.
+ *      such advice is sure only when they are projected to the whole
+ *      workload (has_projection), and it says it is a projection.
  */
 #ifndef ADVISE_CAPACITY_H
 #define ADVISE_CAPACITY_H
@@ -60,6 +61,11 @@ struct cap_usage {
 	unsigned int dominant_pct[CAP_TABLE_NR];
 	/* lockdep turned itself off: the counts stopped short of the need */
 	bool lower_bound;
+	/* ... and used[] is projected to the whole workload where projected[]
+	 * (report/capacity.h, struct cap_projection): measured[] is the count */
+	bool has_projection;
+	bool projected[CAP_TABLE_NR];
+	unsigned long long measured[CAP_TABLE_NR];
 	/* the agent's series: growth per minute, seconds to full (-1: never) */
 	bool has_growth[CAP_TABLE_NR];
 	double growth_per_min[CAP_TABLE_NR];

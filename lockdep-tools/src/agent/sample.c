@@ -39,6 +39,9 @@ static struct {
 	int out;			/* the series file */
 	int kmsg;			/* our reader of /dev/kmsg, or -1 */
 	unsigned long long seq;		/* the next sample's number */
+	/* the last kernel log record our reader has read, if have_kseq */
+	unsigned long long kseq;
+	bool have_kseq;
 	long long next_ms;
 	size_t bytes;
 	bool snapped, full;
@@ -76,9 +79,11 @@ static int write_all(int fd, const char *p, size_t n)
 }
 
 /*
- * One sample: "@ SEQ TIME_MS KIND ARG" and the file. A sample that
- * cannot be read is not written, its number skipped: the host sees the
- * gap. Returns 0 or -errno.
+ * One sample: "@ SEQ TIME_MS KIND ARG" and the file; a periodic one
+ * adds the last kernel log record read before it, when there is one
+ * (the host places the workload's start by it). A sample that cannot be
+ * read is not written, its number skipped: the host sees the gap.
+ * Returns 0 or -errno.
  */
 static int take_sample(const char *kind, unsigned long long arg)
 {
@@ -88,8 +93,12 @@ static int take_sample(const char *kind, unsigned long long arg)
 
 	if (sm.full)
 		return 0;
-	len = snprintf(sm.buf, sizeof(sm.buf), "@ %llu %lld %s %llu\n",
+	len = snprintf(sm.buf, sizeof(sm.buf), "@ %llu %lld %s %llu",
 		       sm.seq++, now_ms(), kind, arg);
+	if (!strcmp(kind, "periodic") && sm.have_kseq)
+		len += snprintf(sm.buf + len, sizeof(sm.buf) - len, " %llu",
+				sm.kseq);
+	sm.buf[len++] = '\n';
 	fd = open("/proc/lockdep_stats", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -156,13 +165,13 @@ static void copy_graph(void)
 }
 
 /* "pri,seq,ts,flags;BUG: MAX_... too low!" */
-static bool too_low(const char *rec, size_t n, unsigned long long *seq)
+static bool too_low(const char *rec, size_t n)
 {
 	const char *msg = memchr(rec, ';', n), *nl;
 	static const char bug[] = "BUG: MAX_", low[] = " too low!";
 	size_t len;
 
-	if (!msg || sscanf(rec, "%*u,%llu,", seq) != 1)
+	if (!msg)
 		return false;
 	msg++;
 	nl = memchr(msg, '\n', rec + n - msg);
@@ -186,7 +195,11 @@ static void scan_kmsg(void)
 		if (n <= 0)
 			return;
 		sm.rec[n] = '\0';
-		if (sm.snapped || !too_low(sm.rec, n, &seq))
+		if (sscanf(sm.rec, "%*u,%llu,", &seq) != 1)
+			continue;
+		sm.kseq = seq;
+		sm.have_kseq = true;
+		if (sm.snapped || !too_low(sm.rec, n))
 			continue;
 		/* lockdep is off from here on: one snapshot is all there is */
 		sm.snapped = true;
@@ -197,6 +210,7 @@ static void scan_kmsg(void)
 		copy_graph();
 		close(sm.kmsg);
 		sm.kmsg = -1;
+		sm.have_kseq = false;	/* no longer read: not said */
 	}
 }
 

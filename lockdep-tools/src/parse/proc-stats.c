@@ -155,7 +155,7 @@ static const char *parse_stat(char *line, size_t len,
 	return NULL;
 }
 
-/* "@ SEQ TIME_MS periodic|snapshot ARG" (proc-stats.h) */
+/* "@ SEQ TIME_MS periodic|snapshot ARG [KMSG_SEQ]" (proc-stats.h) */
 static const char *parse_header(const char *p, const char *end,
 				struct proc_stats_sample *h)
 {
@@ -180,6 +180,12 @@ static const char *parse_header(const char *p, const char *end,
 	if (!proc_eat_ulong(&p, end, &h->arg))
 		return "sample header: no interval or sequence number";
 	proc_skip_blanks(&p, end);
+	if (p != end && h->kind == PROC_STATS_PERIODIC) {
+		if (!proc_eat_ulong(&p, end, &h->kmsg_seq))
+			return "sample header: a kernel log sequence number is not a number";
+		h->has_kmsg_seq = true;
+		proc_skip_blanks(&p, end);
+	}
 	return p == end ? NULL : "sample header: trailing text";
 }
 

@@ -24,15 +24,19 @@
  * lockdep-agent(8)) is lockdep_stats read many times, each copy after a
  * header line of its own:
  *
- *    @ 3 12480 periodic 2000      sample 3, read 12480 ms after boot,
- *                                 one of those taken every 2000 ms
+ *    @ 3 12480 periodic 2000 1417 sample 3, read 12480 ms after boot,
+ *                                 one of those taken every 2000 ms,
+ *                                 after the agent had read the kernel
+ *                                 log up to record 1417 (optional)
  *    @ 4 13007 snapshot 1432      sample 4, read at once after the
  *                                 kernel log record 1432 ("too low")
  *
  *  (4) In a series, each header goes to sample_fn before its records;
  *      a record before the first header, or a header with a kind other
  *      than periodic or snapshot, numbers that do not fit 64 bits or
- *      words missing or left over, is a malformed line. The numbers are
+ *      words missing or left over (a periodic header's fifth, the log
+ *      record, is optional: older agents do not write it), is a
+ *      malformed line. The numbers are
  *      as printed: a sample number that skips or goes back, a time that
  *      goes back, are the caller's to say (nothing about the series
  *      makes a line malformed but the line itself).
@@ -64,6 +68,9 @@ struct proc_stats_sample {
 	unsigned long long time_ms;	/* guest monotonic time of the read */
 	enum proc_stats_sample_kind kind;
 	unsigned long long arg;
+	/* periodic: the last kernel log record read before it, if has_ */
+	unsigned long long kmsg_seq;
+	bool has_kmsg_seq;
 	unsigned long line;
 };
 

@@ -229,6 +229,38 @@ static void print_shapes(FILE *out, const struct capacity *cap, size_t top)
 	free(idx);
 }
 
+/* When a boot ran out: where, and its tables projected to the workload. */
+static void print_projection(FILE *out, const struct capacity *cap)
+{
+	const struct cap_projection *p = &cap->proj;
+	long long done = p->out_ms - p->start_ms;
+	bool first = true;
+	int t;
+
+	if (!p->has)
+		return;
+	fprintf(out, "projection: boot %" PRId64 " ran out %lld.%03lld s after the workload's first sample (sample %lld at %lld.%03lld s), ",
+		p->boot, done / 1000, done % 1000, p->start_idx,
+		p->start_ms / 1000, p->start_ms % 1000);
+	if (done >= p->workload_ms) {
+		fprintf(out, "after the workload's %lld.%03lld s: its counts are whole\n",
+			p->workload_ms / 1000, p->workload_ms % 1000);
+		return;
+	}
+	fprintf(out, "%.0f %% of the workload's %lld.%03lld s; at the same rate over all of it:",
+		share((unsigned long long)done, (unsigned long long)p->workload_ms),
+		p->workload_ms / 1000, p->workload_ms % 1000);
+	for (t = 0; t < CAP_STACK_HASH; t++) {
+		if (!p->has_table[t])
+			continue;
+		fprintf(out, "%s %s %llu (%llu to %llu)", first ? "" : ",",
+			cap_tables[t].text, p->need[t], p->at_start[t],
+			p->at_out[t]);
+		first = false;
+	}
+	fputc('\n', out);
+}
+
 void report_print_capacity(FILE *out, const struct capacity *cap, size_t top,
 			   const struct advice *a)
 {
@@ -239,6 +271,7 @@ void report_print_capacity(FILE *out, const struct capacity *cap, size_t top,
 	fputs(cap->nr_boots > 1 ? " (each table at its fullest boot)\n" : "\n",
 	      out);
 	print_tables(out, cap);
+	print_projection(out, cap);
 	for (i = 0; i < cap->nr_other; i++) {
 		fputs("other: ", out);
 		term_text_fputs(out, cap->other[i].name);
@@ -311,6 +344,11 @@ static void json_tables(struct json_writer *w, const struct capacity *cap,
 			jsonw_int(w, round_ll(cap->growth_per_min[t]));
 		else
 			jsonw_null(w);
+		jsonw_name(w, "projected");
+		if (cap->proj.has && cap->proj.has_table[t])
+			jsonw_uint(w, cap->proj.need[t]);
+		else
+			jsonw_null(w);
 		jsonw_name(w, "full_in_s");
 		if (capacity_full_in_s(cap, t) >= 0)
 			jsonw_int(w, round_ll(capacity_full_in_s(cap, t)));
@@ -356,6 +394,18 @@ void report_json_capacity(struct json_writer *w, const struct capacity *cap,
 		jsonw_int(w, cap->boots[i]);
 	jsonw_end_array(w);
 	jsonw_bool_field(w, "from_snapshot", cap->from_snapshot);
+	jsonw_name(w, "projection");
+	if (cap->proj.has) {
+		jsonw_start_object(w);
+		jsonw_int_field(w, "boot", cap->proj.boot);
+		jsonw_int_field(w, "start_sample", cap->proj.start_idx);
+		jsonw_int_field(w, "start_ms", cap->proj.start_ms);
+		jsonw_int_field(w, "out_ms", cap->proj.out_ms);
+		jsonw_int_field(w, "workload_ms", cap->proj.workload_ms);
+		jsonw_end_object(w);
+	} else {
+		jsonw_null(w);
+	}
 	json_tables(w, cap, top);
 	jsonw_uint_field(w, "dependencies", cap->deps);
 	t = capacity_fullest(cap);

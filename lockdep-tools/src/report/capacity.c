@@ -519,6 +519,20 @@ static int snapshot_row(const struct store_cap_snapshot *s, void *data)
 	return 0;
 }
 
+/* A boot whose lockdep turned off: its projection, or why none. */
+static int project_boot(struct store *st, int64_t boot, struct capacity *cap)
+{
+	char *why_not;
+
+	if (capacity_project(st, boot, &cap->proj, &why_not))
+		return -1;
+	if (why_not)
+		note(cap, "boot %" PRId64 ": its counts are not projected to its whole workload: %s",
+		     boot, why_not);
+	free(why_not);
+	return 0;
+}
+
 /* Count one boot into @cap (zeroed). */
 static int count_boot(struct store *st, int64_t boot, struct capacity *cap)
 {
@@ -537,6 +551,8 @@ static int count_boot(struct store *st, int64_t boot, struct capacity *cap)
 		return -1;
 	if (!cap->has_stat[CAP_CLASSES])
 		note(cap, "boot %" PRId64 " has no lockdep_stats: the used counts are the export's, the limits are not known", boot);
+	if (cap->lockdep_off && project_boot(st, boot, cap))
+		return -1;
 	ret = store_capacity_config(st, boot, "LOCKDEP_STACK_TRACE_HASH_BITS",
 				    &hash_bits);
 	if (ret < 0)
@@ -592,6 +608,16 @@ static void fold(struct capacity *dst, struct capacity *src)
 		dst->has_counted[t] |= src->has_counted[t];
 	}
 	dst->deps = umax(dst->deps, src->deps);
+	if (src->proj.has && !dst->proj.has)
+		dst->proj = src->proj;
+	else if (src->proj.has)
+		for (t = 0; t < CAP_TABLE_NR; t++) {
+			if (!src->proj.has_table[t])
+				continue;
+			dst->proj.need[t] = umax(dst->proj.need[t],
+						 src->proj.need[t]);
+			dst->proj.has_table[t] = true;
+		}
 	dst->lockdep_off |= src->lockdep_off;
 	dst->from_snapshot |= src->from_snapshot;
 	for (t = 0; t < CAP_TABLE_NR; t++) {
@@ -740,12 +766,18 @@ void capacity_usage(const struct capacity *cap, struct cap_usage *u,
 
 	memset(u, 0, sizeof(*u));
 	u->lower_bound = cap->lockdep_off;
+	u->has_projection = cap->proj.has;
 	for (t = 0; t < CAP_TABLE_NR; t++) {
 		const struct cap_map *m = &cap->shapes[CAP_SHAPE_ONE_NAME];
 		uint32_t top;
 
 		words[t] = NULL;
 		u->used[t] = cap->used[t];
+		if (cap->proj.has && cap->proj.has_table[t]) {
+			u->measured[t] = cap->used[t];
+			u->used[t] = umax(cap->used[t], cap->proj.need[t]);
+			u->projected[t] = true;
+		}
 		u->max[t] = cap->max[t];
 		u->has[t] = cap->has_stat[t] || cap->has_counted[t];
 		u->has_growth[t] = cap->has_growth[t];

@@ -71,6 +71,45 @@ struct cap_map {
 	size_t alloc;
 };
 
+/*
+ * A boot whose lockdep turned itself off (a table ran out) stopped
+ * counting there: its counts are lower bounds of what its workload
+ * needs. The projection: each table's growth from the first sample of
+ * the series taken in the workload (the first whose kernel log record is
+ * at or past the workload's start_seq) to the snapshot taken when the
+ * table ran out, at the same rate over the whole of the workload's
+ * duration, counted from that sample:
+ *
+ *   need = at_start + (at_out - at_start) * workload_ms / (out_ms - start_ms)
+ *
+ * Its grounds and limits: lockdep's tables grow with the code paths a
+ * workload reaches, most of them early (a later minute finds fewer new
+ * ones: the rate over the run so far is the higher one); the workload's
+ * remaining time counts from its first sample (later than its start: the
+ * remainder is taken longer than it was); but the remainder ran with
+ * lockdep off, faster than it would have with it on (a workload of fixed
+ * work is shorter: its duration is taken shorter than with lockdep on).
+ * The second boot with the advice is the check (make check-capacity,
+ * t0356: 1.05 to 1.7 times the needs, 2026-12-08).
+ */
+struct cap_projection {
+	bool has;
+	int64_t boot;
+	long long start_idx;		/* the series' first sample in the workload */
+	long long start_ms, out_ms;	/* ... its time, the snapshot's */
+	long long workload_ms;		/* the workload's duration */
+	unsigned long long at_start[CAP_TABLE_NR], at_out[CAP_TABLE_NR];
+	unsigned long long need[CAP_TABLE_NR];	/* projected */
+	bool has_table[CAP_TABLE_NR];
+};
+
+/*
+ * The projection of boot @boot to *@p (p->has), or, when it has none, why
+ * in *@why_not (free it): 0, or -1 after an error.
+ */
+int capacity_project(struct store *st, int64_t boot,
+		     struct cap_projection *p, char **why_not);
+
 struct cap_stat {
 	char *name;
 	unsigned long long value, max;
@@ -100,6 +139,9 @@ struct capacity {
 	unsigned int samples;
 	/* used and max are the snapshot's, taken when a "too low" fired */
 	bool from_snapshot;
+	/* lockdep_off: the projection to the whole workload (for a union,
+	 * each table's largest need, the basis of the first boot's) */
+	struct cap_projection proj;
 	struct cap_map by[CAP_BY_NR];
 	struct cap_map shapes[CAP_SHAPE_NR];
 	struct cap_stat *other;	/* lockdep_stats lines of no table we know */

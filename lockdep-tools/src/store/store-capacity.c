@@ -27,6 +27,7 @@ struct rows {
 		int (*trace)(const struct store_cap_trace *t, void *data);
 		int (*growth)(const struct store_cap_growth *g, void *data);
 		int (*snapshot)(const struct store_cap_snapshot *s, void *data);
+		int (*sample)(const struct store_cap_sample *s, void *data);
 	} fn;
 	void *data;
 };
@@ -163,7 +164,9 @@ int store_capacity_growth(struct store *st, int64_t boot,
 
 	return store_each_row(st,
 		"WITH b AS (SELECT min(idx) AS f, max(idx) AS l, count(*) AS n"
-		"  FROM stats_samples WHERE boot_id = ?1 AND kind = 'periodic')"
+		"  FROM stats_samples WHERE boot_id = ?1 AND kind = 'periodic'"
+		"  AND idx < coalesce((SELECT min(idx) FROM stats_samples"
+		"   WHERE boot_id = ?1 AND kind = 'snapshot'), 1 << 62))"
 		" SELECT v1.name, v1.value, v2.value, s1.time_ms, s2.time_ms, b.n"
 		" FROM b JOIN stats_samples s1 ON s1.boot_id = ?1 AND s1.idx = b.f"
 		" JOIN stats_samples s2 ON s2.boot_id = ?1 AND s2.idx = b.l"
@@ -207,6 +210,40 @@ int store_capacity_snapshot(struct store *st, int64_t boot,
 		" JOIN stats_sample_values v ON v.boot_id = ?1 AND v.sample_idx = f.idx"
 		" LEFT JOIN reports r ON r.id = f.report_id ORDER BY v.idx",
 		boot, snapshot_row, &r);
+}
+
+static int sample_row(sqlite3_stmt *s, void *data)
+{
+	struct rows *r = data;
+	struct store_cap_sample n = {
+		.idx = sqlite3_column_int64(s, 0),
+		.time_ms = sqlite3_column_int64(s, 1),
+		.snapshot = sqlite3_column_int(s, 2) != 0,
+		.has_kmsg_seq = sqlite3_column_type(s, 3) != SQLITE_NULL,
+		.kmsg_seq = sqlite3_column_int64(s, 3),
+		.name = store_col_text(s, 4),
+		.value = (unsigned long long)sqlite3_column_int64(s, 5),
+	};
+
+	if (!n.name)
+		return 0;
+	return r->fn.sample(&n, r->data);
+}
+
+int store_capacity_samples(struct store *st, int64_t boot,
+			   int (*fn)(const struct store_cap_sample *s,
+				     void *data),
+			   void *data)
+{
+	struct rows r = { .fn.sample = fn, .data = data };
+
+	return store_each_row(st,
+		"SELECT s.idx, s.time_ms, s.kind = 'snapshot', s.kmsg_seq,"
+		" v.name, v.value FROM stats_samples s"
+		" JOIN stats_sample_values v ON v.boot_id = ?1"
+		"  AND v.sample_idx = s.idx"
+		" WHERE s.boot_id = ?1 ORDER BY s.idx, v.idx",
+		boot, sample_row, &r);
 }
 
 struct config_query {

@@ -62,8 +62,10 @@ int store_capacity_traces(struct store *st, int64_t boot,
 			  void *data);
 
 /*
- * The agent's lockdep_stats series (schema 15, lockdep-db(5)): each line
- * of the boot's first and last periodic sample, when it has two or more.
+ * The agent's lockdep_stats series (schema 17, lockdep-db(5)): each line
+ * of the boot's first and last periodic sample, when it has two or more
+ * (the last before its snapshot, when it has one: lockdep counted
+ * nothing after it).
  */
 struct store_cap_growth {
 	const char *name;	/* the lockdep_stats label */
@@ -89,6 +91,26 @@ int store_capacity_snapshot(struct store *st, int64_t boot,
 			    int (*fn)(const struct store_cap_snapshot *s,
 				      void *data),
 			    void *data);
+
+/*
+ * Every line of every sample of the boot's series, in the series' order
+ * (lockdep-db(5), stats_samples): for the projection of a boot whose
+ * lockdep turned itself off (report/capacity.h).
+ */
+struct store_cap_sample {
+	long long idx;		/* the sample's place in the series */
+	long long time_ms;	/* guest time it was read at */
+	bool snapshot;		/* taken at a "too low" report */
+	/* periodic: the last kernel log record read before it, if has_ */
+	long long kmsg_seq;
+	bool has_kmsg_seq;
+	const char *name;	/* a lockdep_stats line of it */
+	unsigned long long value;
+};
+int store_capacity_samples(struct store *st, int64_t boot,
+			   int (*fn)(const struct store_cap_sample *s,
+				     void *data),
+			   void *data);
 
 /* The value of CONFIG_@name in the boot's /proc/config.gz (1), 0 if not there, -1. */
 int store_capacity_config(struct store *st, int64_t boot, const char *name,

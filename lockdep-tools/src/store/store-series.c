@@ -22,6 +22,8 @@ int store_add_stats_sample(struct store *st, unsigned int sample_idx,
 	if (h->kind == PROC_STATS_PERIODIC) {
 		sqlite3_bind_text(s, 5, "periodic", -1, SQLITE_STATIC);
 		store_bind_u64(s, 6, h->arg);
+		if (h->has_kmsg_seq)
+			store_bind_u64(s, 7, h->kmsg_seq);
 	} else {
 		sqlite3_bind_text(s, 5, "snapshot", -1, SQLITE_STATIC);
 		store_bind_u64(s, 7, h->arg);

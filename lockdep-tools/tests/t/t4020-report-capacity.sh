@@ -304,7 +304,7 @@ test_expect_success 'lockdep-report(1) documents --capacity and its JSON' '
 	man=$TOP/lockdep-tools/man/lockdep-report.1 &&
 	man_synopsis "$man" "$BIN/lockdep-report" &&
 	grep -q "^\.B \\\\-\\\\-capacity" "$man" &&
-	for k in tables consumers shapes other_stats notes options fullest; do
+	for k in tables consumers shapes other_stats notes options fullest projection projected; do
 		grep -q "^\.B $k$" "$man" || { echo "$k"; return 1; }
 	done
 '

@@ -171,6 +171,8 @@ test_expect_success 'the capacity boot: its real series and snapshot, linked to 
 	last=$(tail -n 1 cap/kmsg | cut -d, -f2) &&
 	RAW_GRAPH=$GRAPH_PATH raw_manifest cap \
 		"kmsg complete $(wc -l <cap/kmsg) 0 $last 1-$((first - 1))" &&
+	cat "$FIXCAP/workload" >>cap/MANIFEST &&
+	cp "$FIXCAP/workload.out" cap/workload.out &&
 	for f in $SNAP $SERIES; do
 		sed -i "/^kmsg /i file complete $f $(wc -c <"cap/files$f")" cap/MANIFEST ||
 		return 1
@@ -189,6 +191,42 @@ test_expect_success 'the capacity boot: its real series and snapshot, linked to 
 	test "$(q cap.db "SELECT v.value = v.max FROM stats_sample_values v JOIN stats_samples s ON s.boot_id = v.boot_id AND s.idx = v.sample_idx WHERE s.kind = \"snapshot\" AND v.name = \"direct dependencies\"")" = 1 &&
 	test $((2 * $(grep -c "^dep " cap/files$SNAP))) = \
 		"$(q cap.db "SELECT v.value FROM stats_sample_values v JOIN stats_samples s ON s.boot_id = v.boot_id AND s.idx = v.sample_idx WHERE s.kind = \"snapshot\" AND v.name = \"direct dependencies\"")"
+'
+
+# The projection (lockdep-report(1), Projection), computed here from the
+# fixture's own files: the workload's start in the kernel log and its
+# duration (the MANIFEST line), the first periodic sample whose log record
+# is at or past that start, the snapshot; each table's growth between the
+# two, at the same rate over the duration, rounded up.
+test_expect_success 'the capacity boot projected to its whole workload, as its series says' '
+	read -r _ _ _ start _ _ dur _ <"$FIXCAP/workload" &&
+	awk -v start="$start" -v dur="$dur" "
+		\$1 == \"@\" { at = \"\" }
+		\$1 == \"@\" && \$4 == \"periodic\" && NF == 6 && \$6 >= start && !t0 { t0 = \$3; at = \"s\" }
+		\$1 == \"@\" && \$4 == \"snapshot\" && !t1 { t1 = \$3; at = \"e\" }
+		at != \"\" && /^ direct dependencies:/ { v[at] = \$3 }
+		END { d = t1 - t0; printf \"%d %d %d %d\\n\", t0, t1, dur,
+			v[\"s\"] + int(((v[\"e\"] - v[\"s\"]) * dur + d - 1) / d) }
+	" "$FIXCAP/stats" >expect &&
+	cat expect &&
+	"$BIN/lockdep-report" --db cap.db --capacity --json >cap.json &&
+	jq -r "\"\(.projection.start_ms) \(.projection.out_ms) \(.projection.workload_ms) \(.tables[] | select(.table == \"list_entries\") | .projected)\"" cap.json >actual &&
+	test_cmp expect actual &&
+	"$BIN/lockdep-report" --db cap.db --capacity --headroom=50 >out &&
+	grep "^projection: boot 1 ran out .* at the same rate over all of it: .*list entries $(cut -d" " -f4 expect) " out &&
+	grep "^  why: list entries: $(cut -d" " -f4 expect) projected for the whole workload (4096 used of 4096 when lockdep turned off)" out &&
+	grep "^  rule: capacity-bits$" out
+'
+
+test_expect_success 'without the workload, no projection: said, and the advice is unsure' '
+	rm -rf nowl && cp -r cap nowl &&
+	sed -i "/^workload /d" nowl/MANIFEST && rm nowl/workload.out &&
+	collect_raw --db nowl.db --raw-dir nowl 2>/dev/null &&
+	"$BIN/lockdep-report" --db nowl.db --capacity >out &&
+	grep "^note: boot 1: its counts are not projected to its whole workload: the boot ran no workload$" out &&
+	! grep "^projection:" out &&
+	grep "^  rule: capacity-bits (unsure)$" out &&
+	grep "each count is a lower bound" out
 '
 
 test_done

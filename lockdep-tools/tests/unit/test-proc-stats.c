@@ -156,7 +156,7 @@ static void test_series(void **state)
 		" a line of 7.0:          3\n"
 		"\n"
 		" zapped classes:         0\n"
-		"@ 4 9500 periodic 2000\n"		/* 1 to 3 lost */
+		"@ 4 9500 periodic 2000 1417\n"	/* 1 to 3 lost */
 		" lock-classes:           9 [max: 8192]\n"	/* went back */
 		"  @  5  9510  snapshot  1432  \n"
 		" direct dependencies:  4096 [max: 4096]\n";
@@ -176,8 +176,12 @@ static void test_series(void **state)
 	assert_int_equal(g.h[0].kind, PROC_STATS_PERIODIC);
 	assert_int_equal(g.h[0].arg, 2000);
 	assert_int_equal(g.h[0].line, 1);
+	assert_false(g.h[0].has_kmsg_seq);	/* an older agent's */
 	assert_int_equal(g.first_of[1], 3);
 	assert_int_equal(g.h[1].seq, 4);
+	assert_true(g.h[1].has_kmsg_seq);	/* the log read up to 1417 */
+	assert_int_equal(g.h[1].kmsg_seq, 1417);
+	assert_false(g.h[2].has_kmsg_seq);
 	assert_int_equal(g.h[2].kind, PROC_STATS_SNAPSHOT);
 	assert_int_equal(g.h[2].arg, 1432);
 	assert_int_equal(g.h[2].line, 8);
@@ -199,10 +203,12 @@ static void test_series_malformed(void **state)
 		" lock-classes:  1 [max: 8]\n"		/* 1 before a header */
 		"@ 0 1500 periodical 2000\n"		/* 2 kind */
 		"@ 0 1500 periodic\n"			/* 3 no interval */
-		"@ 0 1500 periodic 2000 x\n"		/* 4 trailing */
+		"@ 0 1500 periodic 2000 x\n"		/* 4 log record */
 		"@ x 1500 periodic 2000\n"		/* 5 no number */
 		"@ 0 periodic 2000\n"			/* 6 no time */
 		"@ 99999999999999999999 0 periodic 1\n"	/* 7 too big */
+		"@ 0 1500 periodic 2000 7 8\n"		/* 8 trailing */
+		"@ 0 1500 snapshot 2000 7\n"		/* 9 snapshot: 4 */
 		"@ 1 2 snapshot 3\n"
 		" lock-classes:  2 [max: 8]\n";
 	struct proc_parse_stats st;
@@ -212,7 +218,7 @@ static void test_series_malformed(void **state)
 	assert_int_equal(parse_flags(fmemopen((void *)in, sizeof(in) - 1,
 					      "r"), "mem",
 				     PROC_PARSE_STATS_SERIES, &g, &st), 0);
-	assert_int_equal(st.bad, 7);
+	assert_int_equal(st.bad, 9);
 	assert_int_equal(g.nh, 1);
 	assert_int_equal(g.h[0].seq, 1);
 	assert_int_equal(g.nr, 1);
