@@ -9,7 +9,10 @@
 # instruction counts and a diff of the instructions with addresses,
 # jump targets and symbol offsets taken out. What the series changes on
 # those paths shows as diff lines; a function the same in both prints
-# "same". Not a test. Run 'make bench' (it builds both kernels) first.
+# "same". Functions that one kernel calls and the other does not (a helper
+# that gcc stopped inlining, say: a call, a frame and a return on the path)
+# are named first, as the diff of renamed registers can hide them. Not a
+# test. Run 'make bench' (it builds both kernels) first.
 #
 # FUNCS overrides the list of functions.
 set -euo pipefail
@@ -37,6 +40,11 @@ body() {
 			-e 's/0x[0-9a-f]\{6,\}/ADDR/g' -e 's/# [0-9a-f]* </# </'
 }
 
+# calls: the functions a body calls, one per line, sorted
+calls() {
+	sed -n 's/^call <\([^>]*\)>$/\1/p' | sort -u
+}
+
 for fn in $FUNCS; do
 	a=$(body "$plain" "$fn")
 	b=$(body "$lockdep" "$fn")
@@ -50,6 +58,9 @@ for fn in $FUNCS; do
 		echo ": same"
 	else
 		echo ": differ"
+		comm -3 <(calls <<<"$a") <(calls <<<"$b") |
+			sed -e 's/^\t\(.*\)/    calls only in lockdep: \1/' \
+				-e 's/^\([^ ].*\)/    calls only in plain:   \1/'
 		diff <(echo "$a") <(echo "$b") | sed -n 's/^[<>] /    &/p' | head -${DIFF_LINES:-40} || true
 	fi
 done
