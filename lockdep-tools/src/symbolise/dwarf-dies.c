@@ -377,7 +377,9 @@ static bool read_ranges(struct walk *w, uint64_t off)
 	size_t size = v5 ? s->rnglists_size : s->ranges_size, n0 = w->nr_ranges;
 	size_t width = w->u.sz.addr_size;
 	uint64_t base = w->base, b, e;
-	struct dwarf_cursor c = { sec, sec + size, s->swap, !sec || off >= size };
+	/* no section: a null cursor, no end computed from NULL (UB) */
+	struct dwarf_cursor c = { sec, sec ? sec + size : NULL, s->swap,
+				  !sec || off >= size };
 
 	dwarf_skip(&c, off);
 	while (dwarf_need(&c, v5 ? 1 : 2 * width)) {
