@@ -341,7 +341,7 @@ static bool read_header(struct program *pr, struct dwarf_cursor *c,
 /* The registers of the line state machine, as libdw types them. */
 struct regs {
 	uint64_t addr;
-	uint32_t op_index, file, column, isa;
+	uint32_t op_index, file, column, isa, discriminator;
 	int64_t line;
 	unsigned char is_stmt;
 };
@@ -352,12 +352,17 @@ static void reset(struct regs *r, const struct program *pr)
 			    .is_stmt = pr->default_is_stmt };
 }
 
-/* A row; false where libdw's Dwarf_Line cannot hold a register (2). */
-static inline bool add_row(struct program *pr, const struct regs *r, bool end)
+/*
+ * A row; false where libdw's Dwarf_Line cannot hold a register (2). The
+ * discriminator is not kept but, as libdw's, held in 24 bits, and reset.
+ */
+static inline bool add_row(struct program *pr, struct regs *r, bool end)
 {
 	if (r->line != (int32_t)r->line || r->column > 0xffff ||
-	    r->is_stmt > 1 || r->isa > 0xff || pr->nr_rows >= 1u << 31)
+	    r->is_stmt > 1 || r->isa > 0xff || r->discriminator > 0xffffff ||
+	    pr->nr_rows >= 1u << 31)
 		return false;
+	r->discriminator = 0;
 	ALLOC_GROW(pr->rows, pr->nr_rows + 1, pr->alloc_rows);
 	pr->rows[pr->nr_rows] = (struct line_row){
 		.addr = r->addr,
@@ -408,7 +413,7 @@ static bool extended(struct program *pr, struct dwarf_cursor *c,
 	case DW_LNE_set_discriminator:
 		if (!std_len_is(pr, op, 1) || !dwarf_need(c, 1))
 			return false;
-		dwarf_get_uleb(c);
+		r->discriminator = (uint32_t)dwarf_get_uleb(c);
 		return !c->bad;
 	case DW_LNE_NVIDIA_inlined_call:
 		dwarf_need(c, 1);
