@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "../tests/dwarf-walk.h"
 #include "symbolise/dwarf-dies.h"
 #include "symbolise/dwarf-read.h"
 #include "symbolise/line-table.h"
@@ -177,99 +178,23 @@ static bool terminated(const unsigned char *p, size_t size)
 
 /* ---- the scopes of a unit, both ways ---- */
 
-struct scope {
-	struct die_scope s;	/* s.r not kept */
-	int parent;
-	size_t first;		/* s.nr ranges, into scopes.ranges */
-};
-
-struct scopes {
-	struct scope *v;
-	size_t nr, alloc;
-	struct die_range *ranges;
-	size_t nr_ranges, alloc_ranges;
+/* the scopes of a walk, cut at MAX_SCOPES */
+struct walk {
+	struct scopes s;
 	bool full;		/* MAX_SCOPES met: the walk was cut */
 };
 
 /* die_scope_fn: every scope, as dwarf-lines.c takes those with code */
 static int record(void *data, const struct die_scope *sc, int parent)
 {
-	struct scopes *s = data;
+	struct walk *w = data;
 
-	FUZZ_CHECK(parent >= -1 && parent < (int)s->nr);
-	if (s->nr >= MAX_SCOPES) {
-		s->full = true;
+	FUZZ_CHECK(parent >= -1 && parent < (int)w->s.nr);
+	if (w->s.nr >= MAX_SCOPES) {
+		w->full = true;
 		return -1;
 	}
-	ALLOC_GROW(s->v, s->nr + 1, s->alloc);
-	s->v[s->nr] = (struct scope){ *sc, parent, s->nr_ranges };
-	s->v[s->nr].s.r = NULL;
-	for (size_t i = 0; i < sc->nr; i++) {
-		ALLOC_GROW(s->ranges, s->nr_ranges + 1, s->alloc_ranges);
-		s->ranges[s->nr_ranges++] = sc->r[i];
-	}
-	return (int)s->nr++;
-}
-
-static void release(struct scopes *s)
-{
-	free(s->v);
-	free(s->ranges);
-	memset(s, 0, sizeof(*s));
-}
-
-static bool udata(Dwarf_Die *die, int name, uint64_t *v)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Word w;
-
-	if (dwarf_formudata(dwarf_attr(die, name, &attr), &w))
-		return false;
-	*v = w;
-	return true;
-}
-
-/* The walk of libdw's calls, to @depth levels. */
-static void libdw_walk(struct scopes *s, Dwarf_Die *parent, int scope,
-		       int depth)
-{
-	Dwarf_Die child;
-
-	if (!depth || dwarf_child(parent, &child))
-		return;
-	do {
-		int tag = dwarf_tag(&child), id;
-		struct die_scope sc = { 0 };
-		struct die_range r[64];
-		Dwarf_Addr base, lo, hi;
-		ptrdiff_t at = 0;
-
-		if (s->full)
-			return;
-		switch (tag) {
-		case DW_TAG_subprogram:
-		case DW_TAG_inlined_subroutine:
-			while (sc.nr < 64 &&
-			       (at = dwarf_ranges(&child, at, &base, &lo, &hi)) > 0)
-				r[sc.nr++] = (struct die_range){ lo, hi };
-			sc.die = dwarf_dieoffset(&child);
-			sc.inlined = tag == DW_TAG_inlined_subroutine;
-			sc.r = r;
-			sc.has_call_file = udata(&child, DW_AT_call_file,
-						 &sc.call_file);
-			sc.has_call_line = udata(&child, DW_AT_call_line,
-						 &sc.call_line);
-			id = record(s, &sc, scope);
-			if (id >= 0 && dwarf_haschildren(&child))
-				libdw_walk(s, &child, id, depth - 1);
-			break;
-		case DW_TAG_lexical_block:
-			libdw_walk(s, &child, scope, depth - 1);
-			break;
-		default:
-			break;
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
+	return scopes_add(&w->s, sc, parent);
 }
 
 /* Scope @i of @x and @k of @y alike; their ranges too when @ranges. */
@@ -314,22 +239,23 @@ static bool pc_elsewhere(Dwarf *dw, Dwarf_Off off)
 static void check_scopes(Dwarf *dw, const struct dwarf_sections *sec,
 			 Dwarf_Die *cu, Dwarf_Off unit, Dwarf_Off next)
 {
-	struct scopes ours = { 0 }, again = { 0 }, theirs = { 0 };
+	struct walk ow = { 0 }, aw = { 0 }, tw = { 0 };
+	struct scopes *ours = &ow.s, *again = &aw.s, *theirs = &tw.s;
 	bool as_libdw = !long_leb(sec->info, sec->info_size) &&
 			!long_leb(sec->abbrev, sec->abbrev_size) &&
 			!long_leb(sec->rnglists, sec->rnglists_size);
 	int tag;
 
-	die_walk_scopes(dw, sec, cu, record, &ours);
-	for (size_t i = 0; i < ours.nr; i++) {
-		const struct scope *sc = &ours.v[i];
+	die_walk_scopes(dw, sec, cu, record, &ow);
+	for (size_t i = 0; i < ours->nr; i++) {
+		const struct scope *sc = &ours->v[i];
 		Dwarf_Die die;
 
 		FUZZ_CHECK(sc->s.die > dwarf_dieoffset(cu) && sc->s.die < next &&
 			   sc->s.die < sec->info_size && sc->s.die > unit);
-		FUZZ_CHECK(!i || sc->s.die > ours.v[i - 1].s.die);
+		FUZZ_CHECK(!i || sc->s.die > ours->v[i - 1].s.die);
 		FUZZ_CHECK(sc->parent < 0 ||
-			   ours.v[sc->parent].s.die < sc->s.die);
+			   ours->v[sc->parent].s.die < sc->s.die);
 		if (!as_libdw)
 			continue;
 		FUZZ_CHECK(dwarf_offdie(dw, sc->s.die, &die) != NULL);
@@ -345,10 +271,10 @@ static void check_scopes(Dwarf *dw, const struct dwarf_sections *sec,
 		FUZZ_CHECK(tag == (sc->s.inlined ? DW_TAG_inlined_subroutine :
 					      DW_TAG_subprogram));
 	}
-	die_walk_scopes(dw, sec, cu, record, &again);
-	FUZZ_CHECK(again.nr == ours.nr && again.full == ours.full);
-	for (size_t i = 0; i < ours.nr; i++)
-		FUZZ_CHECK(same_scope(&ours, i, &again, i, true));
+	die_walk_scopes(dw, sec, cu, record, &aw);
+	FUZZ_CHECK(again->nr == ours->nr && aw.full == ow.full);
+	for (size_t i = 0; i < ours->nr; i++)
+		FUZZ_CHECK(same_scope(ours, i, again, i, true));
 
 	/*
 	 * The walks part where a DW_AT_sibling disagrees with the tree:
@@ -358,16 +284,16 @@ static void check_scopes(Dwarf *dw, const struct dwarf_sections *sec,
 	 * differently, they read the same scopes.
 	 */
 	if (as_libdw) {
-		libdw_walk(&theirs, cu, -1, 64);
-		for (size_t i = 0; i < ours.nr && i < theirs.nr &&
-		     ours.v[i].s.die == theirs.v[i].s.die &&
-		     ours.v[i].parent == theirs.v[i].parent; i++)
-			FUZZ_CHECK(same_scope(&ours, i, &theirs, i,
-					      !pc_elsewhere(dw, ours.v[i].s.die)));
+		libdw_walk(cu, -1, 64, record, &tw);
+		for (size_t i = 0; i < ours->nr && i < theirs->nr &&
+		     ours->v[i].s.die == theirs->v[i].s.die &&
+		     ours->v[i].parent == theirs->v[i].parent; i++)
+			FUZZ_CHECK(same_scope(ours, i, theirs, i,
+					      !pc_elsewhere(dw, ours->v[i].s.die)));
 	}
-	release(&ours);
-	release(&again);
-	release(&theirs);
+	scopes_release(ours);
+	scopes_release(again);
+	scopes_release(theirs);
 }
 
 /* ---- the line table of a unit, both ways ---- */
