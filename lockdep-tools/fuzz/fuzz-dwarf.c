@@ -32,8 +32,8 @@
  *    the readers promise to: no LEB128 over 10 bytes or cut by the end
  *    of a line program, string sections ending in a NUL (a name running
  *    off one is refused here, read by libdw), no abbreviation code
- *    libdw cannot find, no code range libdw takes from an abstract
- *    origin (see pc_elsewhere());
+ *    libdw cannot find; ranges only where dwarf_ranges() succeeds and
+ *    takes none from an abstract origin (see libdw_ranges_apart());
  *  - its rows sorted as line-table.h (1) promises, the last ending a
  *    sequence, line_table_find() finding each row's address;
  *  - a second walk and a second read give the same answers.
@@ -216,19 +216,27 @@ static bool same_scope(const struct scopes *x, size_t i,
 }
 
 /*
- * Whether the DIE at @off gets DW_AT_low_pc or DW_AT_high_pc from the DIE
- * its DW_AT_abstract_origin or DW_AT_specification names: libdw's
- * dwarf_ranges() takes them from there, dwarf-dies.c reads the DIE's own
- * (no producer puts code ranges on an abstract DIE).
+ * Whether libdw's ranges of the DIE at @off are no answer to compare
+ * with: dwarf_ranges() failed on them (its list stops at a fault where
+ * dwarf-dies.c's may stop elsewhere, or not at all), or it takes
+ * DW_AT_low_pc or DW_AT_high_pc from the DIE a DW_AT_abstract_origin or
+ * DW_AT_specification names, where dwarf-dies.c reads the DIE's own (no
+ * producer puts code ranges on an abstract DIE).
  */
-static bool pc_elsewhere(Dwarf *dw, Dwarf_Off off)
+static bool libdw_ranges_apart(Dwarf *dw, Dwarf_Off off)
 {
 	static const int pc[] = { DW_AT_low_pc, DW_AT_high_pc };
+	Dwarf_Addr base, lo, hi;
 	Dwarf_Attribute a;
+	ptrdiff_t at = 0;
 	Dwarf_Die die;
 
 	if (!dwarf_offdie(dw, off, &die))
-		return false;
+		return true;
+	while ((at = dwarf_ranges(&die, at, &base, &lo, &hi)) > 0)
+		;
+	if (at < 0)
+		return true;
 	for (size_t i = 0; i < sizeof(pc) / sizeof(pc[0]); i++)
 		if (!dwarf_attr(&die, pc[i], &a) &&
 		    dwarf_attr_integrate(&die, pc[i], &a))
@@ -289,7 +297,8 @@ static void check_scopes(Dwarf *dw, const struct dwarf_sections *sec,
 		     ours->v[i].s.die == theirs->v[i].s.die &&
 		     ours->v[i].parent == theirs->v[i].parent; i++)
 			FUZZ_CHECK(same_scope(ours, i, theirs, i,
-					      !pc_elsewhere(dw, ours->v[i].s.die)));
+					      !libdw_ranges_apart(dw,
+								  ours->v[i].s.die)));
 	}
 	scopes_release(ours);
 	scopes_release(again);
