@@ -297,8 +297,23 @@ static bool constant(const struct walk *w, const struct attr_spec *sp,
 		*v = dwarf_get_u(&c, (size_t)dwarf_fixed_len(&w->u.sz, sp->form));
 		break;
 	case DW_FORM_udata:
+	case DW_FORM_rnglistx:
+	case DW_FORM_loclistx:
+	case DW_FORM_addrx:		/* indexes: constants to libdw */
+	case DW_FORM_GNU_addr_index:
 		*v = dwarf_get_uleb(&c);
 		break;
+	case DW_FORM_addrx1:
+	case DW_FORM_addrx2:
+	case DW_FORM_addrx3:
+	case DW_FORM_addrx4: {
+		size_t n = (size_t)dwarf_fixed_len(&w->u.sz, sp->form);
+
+		/* libdw wants a byte more than the value's */
+		if (dwarf_need(&c, n + 1))
+			*v = dwarf_get_u(&c, n);
+		break;
+	}
 	case DW_FORM_sdata:
 		*v = (uint64_t)dwarf_get_sleb(&c);
 		break;
@@ -377,7 +392,9 @@ static bool read_ranges(struct walk *w, uint64_t off)
 	size_t size = v5 ? s->rnglists_size : s->ranges_size, n0 = w->nr_ranges;
 	size_t width = w->u.sz.addr_size;
 	uint64_t base = w->base, b, e;
-	struct dwarf_cursor c = { sec, sec + size, s->swap, !sec || off >= size };
+	/* no section: a null cursor, no end computed from NULL (UB) */
+	struct dwarf_cursor c = { sec, sec ? sec + size : NULL, s->swap,
+				  !sec || off >= size };
 
 	dwarf_skip(&c, off);
 	while (dwarf_need(&c, v5 ? 1 : 2 * width)) {

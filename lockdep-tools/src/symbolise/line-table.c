@@ -129,8 +129,27 @@ static uint64_t form_udata(struct dwarf_cursor c, uint64_t form)
 		v = dwarf_get_u(&c, 8);
 		break;
 	case DW_FORM_udata:
+	case DW_FORM_rnglistx:
+	case DW_FORM_loclistx:
+	case DW_FORM_addrx:		/* indexes: constants to libdw */
+	case DW_FORM_GNU_addr_index:
+		dwarf_need(&c, 1);
 		v = dwarf_get_uleb(&c);
 		break;
+	case DW_FORM_sdata:
+		dwarf_need(&c, 1);
+		v = (uint64_t)dwarf_get_sleb(&c);
+		break;
+	case DW_FORM_addrx1:
+	case DW_FORM_addrx2:
+	case DW_FORM_addrx3:
+	case DW_FORM_addrx4: {
+		size_t n = (size_t)(form - DW_FORM_addrx1 + 1);
+
+		/* libdw wants a byte more than the value's */
+		v = dwarf_need(&c, n + 1) ? dwarf_get_u(&c, n) : 0;
+		break;
+	}
 	default:
 		return (uint64_t)-1;
 	}
@@ -341,7 +360,7 @@ static bool read_header(struct program *pr, struct dwarf_cursor *c,
 /* The registers of the line state machine, as libdw types them. */
 struct regs {
 	uint64_t addr;
-	uint32_t op_index, file, column, isa;
+	uint32_t op_index, file, column, isa, discriminator;
 	int64_t line;
 	unsigned char is_stmt;
 };
@@ -352,12 +371,17 @@ static void reset(struct regs *r, const struct program *pr)
 			    .is_stmt = pr->default_is_stmt };
 }
 
-/* A row; false where libdw's Dwarf_Line cannot hold a register (2). */
-static inline bool add_row(struct program *pr, const struct regs *r, bool end)
+/*
+ * A row; false where libdw's Dwarf_Line cannot hold a register (2). The
+ * discriminator is not kept but, as libdw's, held in 24 bits, and reset.
+ */
+static inline bool add_row(struct program *pr, struct regs *r, bool end)
 {
 	if (r->line != (int32_t)r->line || r->column > 0xffff ||
-	    r->is_stmt > 1 || r->isa > 0xff || pr->nr_rows >= 1u << 31)
+	    r->is_stmt > 1 || r->isa > 0xff || r->discriminator > 0xffffff ||
+	    pr->nr_rows >= 1u << 31)
 		return false;
+	r->discriminator = 0;
 	ALLOC_GROW(pr->rows, pr->nr_rows + 1, pr->alloc_rows);
 	pr->rows[pr->nr_rows] = (struct line_row){
 		.addr = r->addr,
@@ -408,7 +432,7 @@ static bool extended(struct program *pr, struct dwarf_cursor *c,
 	case DW_LNE_set_discriminator:
 		if (!std_len_is(pr, op, 1) || !dwarf_need(c, 1))
 			return false;
-		dwarf_get_uleb(c);
+		r->discriminator = (uint32_t)dwarf_get_uleb(c);
 		return !c->bad;
 	case DW_LNE_NVIDIA_inlined_call:
 		dwarf_need(c, 1);

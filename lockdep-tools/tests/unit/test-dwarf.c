@@ -25,106 +25,20 @@
 #include <unistd.h>
 
 #include "real-files.h"
+#include "../dwarf-walk.h"
 #include "symbolise/dwarf-dies.h"
 #include "symbolise/dwarf-read.h"
 #include "symbolise/line-table.h"
 #include "util/xalloc.h"
 
-struct scope {
-	struct die_scope s;	/* s.r not kept */
-	int parent;
-	size_t first;		/* s.nr ranges, into scopes.ranges */
-};
-
-struct scopes {
-	struct scope *v;
-	size_t nr, alloc;
-	struct die_range *ranges;
-	size_t nr_ranges, alloc_ranges;
-};
-
 /* die_scope_fn: a scope when it has a non-empty range, as dwarf-lines.c */
 static int record(void *data, const struct die_scope *sc, int parent)
 {
-	struct scopes *s = data;
 	bool code = false;
 
 	for (size_t i = 0; i < sc->nr; i++)
 		code |= sc->r[i].lo < sc->r[i].hi;
-	if (!code)
-		return -1;
-	ALLOC_GROW(s->v, s->nr + 1, s->alloc);
-	s->v[s->nr] = (struct scope){ *sc, parent, s->nr_ranges };
-	s->v[s->nr].s.r = NULL;
-	for (size_t i = 0; i < sc->nr; i++) {
-		ALLOC_GROW(s->ranges, s->nr_ranges + 1, s->alloc_ranges);
-		s->ranges[s->nr_ranges++] = sc->r[i];
-	}
-	return (int)s->nr++;
-}
-
-/* @die's @name as dwarf_formudata() reads it into *@v; false if it cannot */
-static bool udata(Dwarf_Die *die, int name, uint64_t *v)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Word w;
-
-	if (dwarf_formudata(dwarf_attr(die, name, &attr), &w))
-		return false;
-	*v = w;
-	return true;
-}
-
-/* The walk as libdw's calls make it: the oracle. */
-static void libdw_walk(struct scopes *s, Dwarf_Die *parent, int scope)
-{
-	Dwarf_Die child;
-
-	if (dwarf_child(parent, &child))
-		return;
-	do {
-		int tag = dwarf_tag(&child), id;
-		struct die_scope sc;
-		struct die_range r[64];
-		Dwarf_Addr base, lo, hi;
-		ptrdiff_t at = 0;
-		size_t nr = 0;
-
-		switch (tag) {
-		case DW_TAG_subprogram:
-		case DW_TAG_inlined_subroutine:
-			while ((at = dwarf_ranges(&child, at, &base, &lo, &hi)) > 0) {
-				assert_true(nr < 64);
-				r[nr++] = (struct die_range){ lo, hi };
-			}
-			sc = (struct die_scope){
-				.die = dwarf_dieoffset(&child),
-				.inlined = tag == DW_TAG_inlined_subroutine,
-				.r = r,
-				.nr = nr,
-			};
-			sc.has_call_file = udata(&child, DW_AT_call_file,
-						 &sc.call_file);
-			sc.has_call_line = udata(&child, DW_AT_call_line,
-						 &sc.call_line);
-			id = record(s, &sc, scope);
-			if (id >= 0 && dwarf_haschildren(&child))
-				libdw_walk(s, &child, id);
-			break;
-		case DW_TAG_lexical_block:
-			libdw_walk(s, &child, scope);
-			break;
-		default:
-			break;
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
-}
-
-static void release(struct scopes *s)
-{
-	free(s->v);
-	free(s->ranges);
-	memset(s, 0, sizeof(*s));
+	return code ? scopes_add(data, sc, parent) : -1;
 }
 
 static const Dwfl_Callbacks callbacks = {
@@ -215,7 +129,7 @@ static size_t compare_units(const char *path, size_t *inlined,
 
 		assert_non_null(dwarf_offdie(dw, off + hsize, &cu));
 		die_walk_scopes(dw, &sec, &cu, record, &ours);
-		libdw_walk(&theirs, &cu, -1);
+		libdw_walk(&cu, -1, -1, record, &theirs);
 		assert_int_equal(ours.nr, theirs.nr);
 		for (size_t i = 0; i < ours.nr; i++) {
 			const struct scope *a = &ours.v[i], *b = &theirs.v[i];
@@ -238,8 +152,8 @@ static size_t compare_units(const char *path, size_t *inlined,
 		*rows += compare_lines(&sec, &cu);
 		total += ours.nr;
 		units++;
-		release(&ours);
-		release(&theirs);
+		scopes_release(&ours);
+		scopes_release(&theirs);
 		off = next;
 	}
 	assert_true(units > 0);
@@ -321,7 +235,7 @@ static size_t nr_scopes(Dwarf *dw, const struct dwarf_sections *sec,
 
 	die_walk_scopes(dw, sec, cu, record, &s);
 	nr = s.nr;
-	release(&s);
+	scopes_release(&s);
 	return nr;
 }
 
@@ -407,10 +321,10 @@ static void test_truncated(void **state)
 			assert_int_equal(part.v[i].parent, whole.v[i].parent);
 			assert_true(part.v[i].s.die < end);
 		}
-		release(&part);
+		scopes_release(&part);
 		free(copy);
 	}
-	release(&whole);
+	scopes_release(&whole);
 	dwfl_end(dwfl);
 }
 
