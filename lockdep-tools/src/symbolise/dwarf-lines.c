@@ -165,8 +165,8 @@ static struct cu_map *build_map(struct sym_binary *b, Dwarf_Die *cudie)
 	struct cu_build cb = { .map = m };
 	Dwarf_Attribute attr;
 
-	m->comp_dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir,
-						  &attr));
+	m->comp_dir = dwarf_string_inside(&b->sec,
+		dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &attr)));
 	line_table_read(&b->sec, cudie, m->comp_dir, &m->lines);
 	die_walk_scopes(b->dwarf, &b->sec, cudie, add_scope, &cb);
 	build_spans(&cb);

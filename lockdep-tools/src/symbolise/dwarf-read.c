@@ -168,3 +168,22 @@ bool dwarf_sections_find(Dwarf *dw, struct dwarf_sections *s)
 		memset(s, 0, sizeof(*s));
 	return s->info != NULL;
 }
+
+static bool string_in(const unsigned char *sec, size_t size,
+		      const unsigned char *p)
+{
+	return sec && p >= sec && p < sec + size &&
+	       memchr(p, '\0', (size_t)(sec + size - p));
+}
+
+const char *dwarf_string_inside(const struct dwarf_sections *s,
+				const char *str)
+{
+	const unsigned char *p = (const unsigned char *)str;
+
+	if (p && (string_in(s->str, s->str_size, p) ||
+		  string_in(s->line_str, s->line_str_size, p) ||
+		  string_in(s->info, s->info_size, p)))
+		return str;
+	return NULL;
+}

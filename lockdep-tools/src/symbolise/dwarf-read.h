@@ -27,6 +27,15 @@ struct dwarf_sections {
 /* The sections of @dw; false (all NULL) without .debug_info and .debug_abbrev. */
 bool dwarf_sections_find(Dwarf *dw, struct dwarf_sections *s);
 
+/*
+ * @str if it is a whole string of .debug_str, .debug_line_str or
+ * .debug_info (DW_FORM_string), ended by a NUL inside that section; else
+ * NULL. libdw's dwarf_formstring() checks only where a string starts: on
+ * a section with no NUL at its end the string runs past it.
+ */
+const char *dwarf_string_inside(const struct dwarf_sections *s,
+				const char *str);
+
 struct dwarf_cursor {
 	const unsigned char *p, *end;
 	bool swap, bad;
