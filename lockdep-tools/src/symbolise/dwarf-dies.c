@@ -289,41 +289,11 @@ static bool constant(const struct walk *w, const struct attr_spec *sp,
 
 	if (!sp)
 		return false;
-	switch (sp->form) {
-	case DW_FORM_data1:
-	case DW_FORM_data2:
-	case DW_FORM_data4:
-	case DW_FORM_data8:
-		*v = dwarf_get_u(&c, (size_t)dwarf_fixed_len(&w->u.sz, sp->form));
-		break;
-	case DW_FORM_udata:
-	case DW_FORM_rnglistx:
-	case DW_FORM_loclistx:
-	case DW_FORM_addrx:		/* indexes: constants to libdw */
-	case DW_FORM_GNU_addr_index:
-		*v = dwarf_get_uleb(&c);
-		break;
-	case DW_FORM_addrx1:
-	case DW_FORM_addrx2:
-	case DW_FORM_addrx3:
-	case DW_FORM_addrx4: {
-		size_t n = (size_t)dwarf_fixed_len(&w->u.sz, sp->form);
-
-		/* libdw wants a byte more than the value's */
-		if (dwarf_need(&c, n + 1))
-			*v = dwarf_get_u(&c, n);
-		break;
-	}
-	case DW_FORM_sdata:
-		*v = (uint64_t)dwarf_get_sleb(&c);
-		break;
-	case DW_FORM_implicit_const:
+	if (sp->form == DW_FORM_implicit_const) {
 		*v = (uint64_t)sp->implicit;
-		break;
-	default:
-		return false;
+		return true;
 	}
-	return !c.bad;
+	return dwarf_read_udata(&c, sp->form, v);
 }
 
 /*

@@ -112,6 +112,47 @@ bool dwarf_skip_value(const struct dwarf_unit_sizes *u,
 	return !c->bad;
 }
 
+bool dwarf_read_udata(struct dwarf_cursor *c, uint64_t form, uint64_t *v)
+{
+	switch (form) {
+	case DW_FORM_data1:
+		*v = dwarf_get_u(c, 1);
+		break;
+	case DW_FORM_data2:
+		*v = dwarf_get_u(c, 2);
+		break;
+	case DW_FORM_data4:
+		*v = dwarf_get_u(c, 4);
+		break;
+	case DW_FORM_data8:
+		*v = dwarf_get_u(c, 8);
+		break;
+	case DW_FORM_udata:
+	case DW_FORM_rnglistx:
+	case DW_FORM_loclistx:
+	case DW_FORM_addrx:
+	case DW_FORM_GNU_addr_index:
+		*v = dwarf_get_uleb(c);
+		break;
+	case DW_FORM_sdata:
+		*v = (uint64_t)dwarf_get_sleb(c);
+		break;
+	case DW_FORM_addrx1:
+	case DW_FORM_addrx2:
+	case DW_FORM_addrx3:
+	case DW_FORM_addrx4: {
+		size_t n = (size_t)(form - DW_FORM_addrx1 + 1);
+
+		/* libdw wants a byte more than the value's */
+		*v = dwarf_need(c, n + 1) ? dwarf_get_u(c, n) : 0;
+		break;
+	}
+	default:
+		return false;
+	}
+	return !c->bad;
+}
+
 static bool is_section(const char *name, const char *want)
 {
 	/* ".zdebug_info": compressed the GNU way, inflated by libdw */

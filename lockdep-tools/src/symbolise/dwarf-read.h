@@ -118,6 +118,15 @@ struct dwarf_unit_sizes {
 /* The bytes of a value of @form that do not depend on the value, else -1. */
 long dwarf_fixed_len(const struct dwarf_unit_sizes *u, uint64_t form);
 
+/*
+ * The unsigned constant of a value of @form at @c, as libdw's
+ * dwarf_formudata() reads it (the index forms are constants to it);
+ * false when @c goes bad or @form is not one it reads. The value of
+ * DW_FORM_implicit_const lies in the abbreviation, not at @c: the
+ * caller's.
+ */
+bool dwarf_read_udata(struct dwarf_cursor *c, uint64_t form, uint64_t *v);
+
 /* Skips a value of @form at @c; false (c bad) for an unknown form. */
 bool dwarf_skip_value(const struct dwarf_unit_sizes *u,
 		      struct dwarf_cursor *c, uint64_t form);

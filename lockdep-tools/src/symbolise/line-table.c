@@ -115,45 +115,7 @@ static uint64_t form_udata(struct dwarf_cursor c, uint64_t form)
 {
 	uint64_t v;
 
-	switch (form) {
-	case DW_FORM_data1:
-		v = dwarf_get_u(&c, 1);
-		break;
-	case DW_FORM_data2:
-		v = dwarf_get_u(&c, 2);
-		break;
-	case DW_FORM_data4:
-		v = dwarf_get_u(&c, 4);
-		break;
-	case DW_FORM_data8:
-		v = dwarf_get_u(&c, 8);
-		break;
-	case DW_FORM_udata:
-	case DW_FORM_rnglistx:
-	case DW_FORM_loclistx:
-	case DW_FORM_addrx:		/* indexes: constants to libdw */
-	case DW_FORM_GNU_addr_index:
-		dwarf_need(&c, 1);
-		v = dwarf_get_uleb(&c);
-		break;
-	case DW_FORM_sdata:
-		dwarf_need(&c, 1);
-		v = (uint64_t)dwarf_get_sleb(&c);
-		break;
-	case DW_FORM_addrx1:
-	case DW_FORM_addrx2:
-	case DW_FORM_addrx3:
-	case DW_FORM_addrx4: {
-		size_t n = (size_t)(form - DW_FORM_addrx1 + 1);
-
-		/* libdw wants a byte more than the value's */
-		v = dwarf_need(&c, n + 1) ? dwarf_get_u(&c, n) : 0;
-		break;
-	}
-	default:
-		return (uint64_t)-1;
-	}
-	return c.bad ? (uint64_t)-1 : v;
+	return dwarf_read_udata(&c, form, &v) ? v : (uint64_t)-1;
 }
 
 /*
