@@ -789,7 +789,6 @@ struct store_merger *store_merger_new(struct store *st)
 	 * transactions, never corrupt the database (WAL), so it need not
 	 * wait for the disk at each source's commit.
 	 */
-	if (getenv("XPRAGMA") && exec(m, getenv("XPRAGMA"), "x")) return NULL;
 	if (exec(m, "PRAGMA synchronous = NORMAL", "unable to configure") ||
 	    read_schema(m)) {
 		store_merger_free(m);
