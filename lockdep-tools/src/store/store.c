@@ -439,29 +439,36 @@ static int store_migrate_private(struct store *st, int v)
 static int store_journal_wal(struct store *st)
 {
 	const struct timespec pause = { 0, 10 * 1000 * 1000 };
-	sqlite3_stmt *s;
-	const char *mode;
+	sqlite3_stmt *s = NULL;
+	const char *mode = NULL;
 	int rc, waited_ms;
 
 	for (waited_ms = 0;; waited_ms += 10) {
-		if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1,
-				       &s, NULL) != SQLITE_OK)
-			return store_fail(st, "unable to configure");
-		rc = sqlite3_step(s);
-		mode = rc == SQLITE_ROW ? store_col_text(s, 0) : NULL;
-		if (mode && !strcmp(mode, "wal")) {
-			sqlite3_finalize(s);
-			return 0;
+		/* preparing it reads the schema: busy too while another writes */
+		rc = sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1,
+					&s, NULL);
+		if (rc == SQLITE_OK) {
+			rc = sqlite3_step(s);
+			mode = rc == SQLITE_ROW ? store_col_text(s, 0) : NULL;
+			if (mode && !strcmp(mode, "wal")) {
+				sqlite3_finalize(s);
+				return 0;
+			}
 		}
-		sqlite3_finalize(s);
 		if ((rc == SQLITE_ROW || (rc & 0xff) == SQLITE_BUSY) &&
 		    waited_ms < STORE_BUSY_TIMEOUT_MS) {
+			sqlite3_finalize(s);
+			s = NULL;
 			nanosleep(&pause, NULL);
 			continue;
 		}
-		if (rc == SQLITE_ROW)
-			return error("unable to configure '%s': it stays in journal mode '%s', not WAL",
-				     st->path, mode ? mode : "?");
+		if (rc == SQLITE_ROW) {
+			error("unable to configure '%s': it stays in journal mode '%s', not WAL",
+			      st->path, mode ? mode : "?");
+			sqlite3_finalize(s);
+			return -1;
+		}
+		sqlite3_finalize(s);
 		return store_fail(st, "unable to configure");
 	}
 }

@@ -159,15 +159,24 @@ test_expect_success 'merges and collections into one database at once all land' 
 '
 
 # hold_fresh DB TOOL ARGS...: a writer holds DB (new, rollback mode) while
-# TOOL opens it; the lock goes once TOOL has the file open, so TOOL meets
-# it when turning the file to WAL, where SQLite calls no busy handler.
+# TOOL opens it: the writer has the lock before TOOL starts (its marker
+# file), and lets it go once TOOL has the file open, so TOOL meets it
+# when reading the schema and turning the file to WAL, where SQLite calls
+# no busy handler. TOOL is a program, not a shell function: its own pid
+# is the one that opens DB.
 hold_fresh() {
-	local db=$1 tool
+	local db=$1 holder tool
 	shift
-	: >"$db" && rm -f hold.fifo && mkfifo hold.fifo || return 1
-	sqlite3 "$db" <hold.fifo >/dev/null &
+	: >"$db" && rm -f hold.fifo held.mark && mkfifo hold.fifo || return 1
+	sqlite3 -bail "$db" <hold.fifo >/dev/null &
+	holder=$!
 	exec 9>hold.fifo
-	echo "BEGIN IMMEDIATE; CREATE TABLE held(a);" >&9 || return 1
+	printf '%s\n' "BEGIN IMMEDIATE;" "CREATE TABLE held(a);" \
+		".shell touch held.mark" >&9
+	while [ ! -e held.mark ]; do
+		kill -0 $holder 2>/dev/null || { exec 9>&-; return 1; }
+		sleep 0.05
+	done
 	"$@" >/dev/null 2>hold.err &
 	tool=$!
 	while ! ls -l /proc/$tool/fd 2>/dev/null | grep -q "/$db\$"; do
@@ -177,13 +186,13 @@ hold_fresh() {
 	sleep 0.5
 	echo "ROLLBACK;" >&9
 	exec 9>&-
-	wait $tool || { cat hold.err; return 1; }
+	wait $holder && wait $tool || { cat hold.err; return 1; }
 }
 
 test_expect_success 'a writer holding a new database: merge and collect wait for it' '
 	hold_fresh held1.db "$BIN/lockdep-collect" --db held1.db --proc-dir "$FIX" &&
 	[ "$(sqlite3 held1.db "PRAGMA journal_mode")" = wal ] &&
-	hold_fresh held2.db merge --db held2.db src1.db &&
+	hold_fresh held2.db "$BIN/lockdep-merge" --db held2.db src1.db &&
 	[ "$(sqlite3 held2.db "SELECT count(*) FROM boots")" = 1 ]
 '
 
